@@ -1,0 +1,66 @@
+# trc: real-time trace compression. `make demo` runs the main job, `make test`
+# the whole regression (ends with "N passed, N failed"). Outputs go to build/.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -std=c99 -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+            -fno-sanitize-recover=all
+B := build
+
+LIB_SRCS  := $(wildcard model/*.c)
+TOOL_SRCS := $(wildcard tools/*.c)
+TOOL_MAIN := tools/trc.c tools/trc_bench.c
+CLI_SRCS  := $(filter-out $(TOOL_MAIN),$(TOOL_SRCS))
+
+.PHONY: all deps demo test check lint bench clean
+all: $(B)/trc $(B)/trc_bench
+
+deps:
+	@tools/install-deps.sh
+
+# Release and sanitizer builds share one pattern: $(B)/<variant>/...
+$(B)/rel/%.o: %.c model/trc.h $(wildcard tools/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -Imodel -Itools -c $< -o $@
+$(B)/asan/%.o: %.c model/trc.h $(wildcard tools/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(SANFLAGS) -Imodel -Itools -c $< -o $@
+
+$(B)/rel/libtrc.a: $(patsubst %.c,$(B)/rel/%.o,$(LIB_SRCS))
+	ar rcs $@ $^
+$(B)/asan/libtrc.a: $(patsubst %.c,$(B)/asan/%.o,$(LIB_SRCS))
+	ar rcs $@ $^
+
+$(B)/trc: $(patsubst %.c,$(B)/rel/%.o,tools/trc.c $(CLI_SRCS)) $(B)/rel/libtrc.a
+	$(CC) $(CFLAGS) $^ -lm -o $@
+$(B)/asan/trc: $(patsubst %.c,$(B)/asan/%.o,tools/trc.c $(CLI_SRCS)) $(B)/asan/libtrc.a
+	$(CC) $(SANFLAGS) $^ -lm -o $@
+$(B)/trc_bench: $(B)/rel/tools/trc_bench.o $(B)/rel/libtrc.a
+	$(CC) $(CFLAGS) $^ -o $@
+
+# Unit tests: tests/unit_*.c, each linked with the library, release and ASan.
+UNIT := $(patsubst tests/%.c,%,$(wildcard tests/unit_*.c))
+$(B)/%: $(B)/rel/tests/%.o $(B)/rel/libtrc.a
+	$(CC) $(CFLAGS) $^ -o $@
+$(B)/asan/%: $(B)/asan/tests/%.o $(B)/asan/libtrc.a
+	$(CC) $(SANFLAGS) $^ -o $@
+unit: $(addprefix $(B)/,$(UNIT)) $(addprefix $(B)/asan/,$(UNIT)) $(B)/trc $(B)/asan/trc
+
+# Each area adds its own targets in a fragment (sim/sim.mk, fpga/fpga.mk...).
+-include $(wildcard */*.mk)
+
+test: deps unit $(TEST_DEPS)
+	@tests/run.sh
+
+check: deps unit
+	@tests/run.sh tests/t_model.sh tests/t_cli.sh
+
+bench: deps $(B)/trc $(B)/trc_bench
+	@tests/bench.sh
+
+demo: deps $(B)/trc $(DEMO_DEPS)
+	@tests/demo.sh
+
+clean:
+	rm -rf $(B)

@@ -1,0 +1,255 @@
+/*
+ * trc.h - golden model of the trc real-time trace compressor (Takano, Ohba and
+ * Nakada's per-field dictionary method). One public header for the codec
+ * library: encoder, decoder, .trc container, trace text v1 and trace bin v1.
+ * The normative format is docs/format.md; this header only states contracts.
+ *
+ * The library has no global state, never prints and never exits. Every
+ * function that can fail returns a trc_error; trc_error_name() names it.
+ */
+#ifndef TRC_H
+#define TRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRC_VERSION_MAJOR 0
+#define TRC_VERSION_MINOR 1
+#define TRC_VERSION_PATCH 0
+#define TRC_VERSION_STRING "0.1.0"
+
+/* ---- Errors ------------------------------------------------------------ */
+
+typedef enum {
+    TRC_OK = 0,
+    TRC_ERR_PARAM,          /* a format parameter is out of its range */
+    TRC_ERR_FIELD,          /* a record field does not fit its width */
+    TRC_ERR_RESERVED,       /* a trace record uses a reserved OS type */
+    TRC_ERR_KIND,           /* record kind unknown (or not allowed here) */
+    TRC_ERR_DST_SMALL,      /* output buffer below the documented minimum */
+    TRC_ERR_TRUNCATED,      /* stream ends inside a record or without END */
+    TRC_ERR_CORRUPT,        /* stream holds a value the format forbids */
+    TRC_ERR_PADDING,        /* non-zero bits in the padding after END/SYNC */
+    TRC_ERR_DELTA_OVERFLOW, /* folded delta exceeds 64 bits */
+    TRC_ERR_MAGIC,          /* container does not start with the trc magic */
+    TRC_ERR_VERSION,        /* container version or mode not supported */
+    TRC_ERR_HEADER,         /* container header field invalid */
+    TRC_ERR_SYNTAX,         /* trace text line malformed */
+    TRC_ERR__COUNT
+} trc_error;
+
+/* Returns a static, never-NULL name such as "TRC_ERR_CORRUPT". */
+const char *trc_error_name(trc_error err);
+/* Returns a static, never-NULL one-line English description. */
+const char *trc_error_text(trc_error err);
+
+/* ---- Parameters ---------------------------------------------------------- */
+
+typedef struct {
+    unsigned nt;     /* delta bits NT, 2..32 (paper: 23) */
+    unsigned fid_w;  /* function id bits FID_W, 1..31 (paper: 15) */
+    unsigned type_w; /* OS info type bits TYPE_W, 3..16 (paper: 7) */
+    unsigned val_w;  /* OS info value bits VAL_W, 1..32 (paper: 16) */
+    unsigned nd_f;   /* function dictionary address bits, 1..8, <= fid_w */
+    unsigned nd_t;   /* type dictionary address bits, 1..8, <= type_w */
+    unsigned nd_v;   /* value dictionary address bits, 1..8, <= val_w */
+} trc_params;
+
+/* The paper's implementation: NT 23, FID_W 15, TYPE_W 7, VAL_W 16, ND 3. */
+trc_params trc_params_paper(void);
+/* Returns TRC_OK when every field is in range, else TRC_ERR_PARAM. */
+trc_error trc_params_check(const trc_params *p);
+/* NZ: the number of bits needed to write NT (5 for NT = 23). */
+unsigned trc_nz_bits(unsigned nt);
+
+/* Reserved OS types, the top four of the type range. */
+#define TRC_TYPE_TIME_EXT(p) ((1u << (p)->type_w) - 1u)
+#define TRC_TYPE_END(p)      ((1u << (p)->type_w) - 2u)
+#define TRC_TYPE_SYNC(p)     ((1u << (p)->type_w) - 3u)
+#define TRC_TYPE_LOST(p)     ((1u << (p)->type_w) - 4u)
+
+/* ---- Records ----------------------------------------------------------- */
+
+typedef enum {
+    TRC_ENTRY = 0, /* function entry, a = function id */
+    TRC_EXIT = 1,  /* function exit, a = function id */
+    TRC_OS = 2,    /* OS info, a = type, b = value */
+    TRC_LOST = 3   /* records lost before this point, a = count */
+} trc_kind;
+
+/*
+ * A trace record (text v1 level): delta is any 64-bit tick count, kind is any
+ * trc_kind, OS types are below TRC_TYPE_LOST.
+ * A raw record (encoder input level, what the hardware port carries): kind is
+ * ENTRY, EXIT or OS, delta < 2^NT, and OS types may be reserved.
+ */
+typedef struct {
+    uint64_t delta;
+    uint32_t a;
+    uint32_t b;
+    uint32_t kind; /* trc_kind */
+} trc_record;
+
+/* Checks a trace record against the parameters (fields, reserved types). */
+trc_error trc_record_check(const trc_params *p, const trc_record *r);
+/* Checks a raw record (delta < 2^NT, fields fit, kind not LOST). */
+trc_error trc_raw_check(const trc_params *p, const trc_record *r);
+
+/*
+ * Lowering a trace record into raw records: trc_time_ext_count() TIME_EXT raw
+ * records (delta 2^NT-1, value 0), then trc_lower() of the record, whose
+ * delta is the remainder and where LOST becomes an OS record of type LOST.
+ * The record must pass trc_record_check().
+ */
+uint64_t trc_time_ext_count(const trc_params *p, uint64_t delta);
+trc_record trc_time_ext_record(const trc_params *p);
+trc_record trc_lower(const trc_params *p, const trc_record *r);
+
+/* ---- Encoder ------------------------------------------------------------ */
+
+#define TRC_DICT_MAX 255 /* 2^8 - 1 entries */
+/* Bytes one raw record can produce at most, with any parameters. */
+#define TRC_MAX_RECORD_BYTES 16
+
+typedef struct {
+    uint32_t entry[TRC_DICT_MAX];
+    unsigned size; /* 2^ND - 1 */
+    unsigned wp;   /* FIFO write pointer */
+} trc_dict;
+
+typedef struct {
+    trc_params p;
+    unsigned nz;
+    trc_dict fdict, tdict, vdict;
+    uint64_t acc;     /* pending output bits, right-aligned */
+    unsigned nacc;    /* number of pending bits, < 8 between calls */
+    uint64_t pending; /* TIME_EXT records still owed to the current record */
+    int in_record;    /* 1 while pending is valid */
+} trc_encoder;
+
+/* Sets the encoder to the reset state. Returns TRC_ERR_PARAM on bad params. */
+trc_error trc_encoder_init(trc_encoder *e, const trc_params *p);
+
+/*
+ * Encodes trace records src[0..n) into dst[0..cap).
+ * Stops when all records are consumed or fewer than TRC_MAX_RECORD_BYTES bytes
+ * of dst are free; *n_used gets the records fully consumed, *dst_len the
+ * bytes written. A record with a huge delta may be half done when it stops:
+ * pass it again (it is src[*n_used]) and the encoder goes on where it was.
+ * Returns TRC_ERR_DST_SMALL if cap < TRC_MAX_RECORD_BYTES, or the
+ * trc_record_check() error of src[*n_used] (nothing of it is written).
+ */
+trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
+                     size_t *n_used, uint8_t *dst, size_t cap,
+                     size_t *dst_len);
+
+/*
+ * Encodes one raw record (the hardware port's view). dst needs
+ * TRC_MAX_RECORD_BYTES bytes. END and SYNC records are byte-aligned after
+ * them, and SYNC resets the dictionaries, exactly as trc_encode_end/_sync.
+ * *dst_len gets the bytes written.
+ */
+trc_error trc_encode_raw(trc_encoder *e, const trc_record *raw, uint8_t *dst,
+                         size_t cap, size_t *dst_len);
+
+/* Writes END (delta 0) and pads to a byte boundary. Dictionaries carry on. */
+trc_error trc_encode_end(trc_encoder *e, uint8_t *dst, size_t cap,
+                         size_t *dst_len);
+/* Writes SYNC (delta 0), pads, and resets every dictionary. */
+trc_error trc_encode_sync(trc_encoder *e, uint8_t *dst, size_t cap,
+                          size_t *dst_len);
+
+/* ---- Decoder ------------------------------------------------------------ */
+
+enum { TRC_F_TIMESTAMP, TRC_F_FUNCTION, TRC_F_TYPE, TRC_F_VALUE, TRC_F__COUNT };
+
+/* Per-stream figures, kept by the decoder (all counts since init). */
+typedef struct {
+    uint64_t function;   /* function records */
+    uint64_t os;         /* OS records, reserved ones included */
+    uint64_t time_ext, end, sync, lost; /* reserved records among os */
+    uint64_t raw_bits[TRC_F__COUNT];   /* field widths, see docs/format.md */
+    uint64_t coded_bits[TRC_F__COUNT]; /* bits the stream spent per field */
+    uint64_t kind_bits;                /* one per record */
+    uint64_t pad_bits;                 /* alignment after END/SYNC */
+    uint64_t lookups[3], hits[3];      /* dictionaries: function, type, value */
+} trc_stats;
+
+typedef struct {
+    trc_params p;
+    unsigned nz;
+    trc_dict fdict, tdict, vdict;
+    unsigned bit;       /* bits of the next input byte already consumed */
+    uint64_t carry;     /* delta folded from TIME_EXT/END/SYNC so far */
+    uint64_t bits_done; /* stream bits consumed, for error offsets */
+    int ended;          /* last record was END or SYNC (clean stop point) */
+    trc_stats st;
+} trc_decoder;
+
+/* Sets the decoder to the reset state. Returns TRC_ERR_PARAM on bad params. */
+trc_error trc_decoder_init(trc_decoder *d, const trc_params *p);
+
+/*
+ * Decodes the stream bytes src[0..len) into trace records dst[0..cap).
+ * Only whole records are decoded. *src_used gets the bytes the decoder is done
+ * with; the next call must start at src + *src_used (the decoder remembers how
+ * many bits of that byte it already read). *n_out gets the records written.
+ * final != 0 says no more bytes follow: then a record cut short, or a stream
+ * whose last record is not END or SYNC, returns TRC_ERR_TRUNCATED.
+ * On any error, trc_decoder_bit_offset() gives the stream bit offset of the
+ * record at fault; records decoded before it are in dst[0..*n_out).
+ */
+trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
+                     size_t *src_used, trc_record *dst, size_t cap,
+                     size_t *n_out, int final);
+
+/* Stream bit offset of the next record (of the faulty one after an error). */
+uint64_t trc_decoder_bit_offset(const trc_decoder *d);
+
+/* ---- Container (.trc) ----------------------------------------------------- */
+
+#define TRC_HEADER_BYTES 16
+#define TRC_MODE_PAPER 0
+
+/* Writes the 16-byte header for params and mode. */
+trc_error trc_header_write(const trc_params *p, unsigned mode,
+                           uint8_t out[TRC_HEADER_BYTES]);
+/* Parses a header. len may be short: TRC_ERR_TRUNCATED then. */
+trc_error trc_header_read(const uint8_t *in, size_t len, trc_params *p,
+                          unsigned *mode);
+
+/* ---- Trace text v1 -------------------------------------------------------- */
+
+/* Longest canonical line, newline included. */
+#define TRC_TEXT_LINE_MAX 64
+
+/*
+ * Parses one line (without its newline; a trailing '\r' is allowed).
+ * Returns TRC_OK with *is_record = 1 and *r filled for a record line,
+ * *is_record = 0 for a blank or comment line. On error *col gets the 1-based
+ * column at fault. Range checks follow trc_record_check().
+ */
+trc_error trc_text_parse(const trc_params *p, const char *line, size_t len,
+                         trc_record *r, int *is_record, size_t *col);
+
+/* Writes the canonical line for r, newline included, and returns its length
+ * (< TRC_TEXT_LINE_MAX). No terminating NUL. */
+size_t trc_text_format(const trc_record *r, char out[TRC_TEXT_LINE_MAX]);
+
+/* ---- Trace bin v1 (48-bit words; paper parameters only) --------------- */
+
+#define TRC_BIN_BYTES 6
+/* Packs a raw record under trc_params_paper(). */
+trc_error trc_bin_pack(const trc_record *raw, uint8_t out[TRC_BIN_BYTES]);
+/* Unpacks a word into a raw record (checked like trc_raw_check()). */
+trc_error trc_bin_unpack(const uint8_t in[TRC_BIN_BYTES], trc_record *raw);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRC_H */

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every regression suite tests/t_*.sh (or those named on the command
+# line) and ends with one line "N passed, N failed". A suite prints one line
+# per check: "ok NAME" or "not ok NAME" (anything else is shown as is).
+set -u
+cd "$(dirname "$0")/.."
+pass=0; fail=0
+suites=("$@")
+[ ${#suites[@]} -eq 0 ] && suites=(tests/t_*.sh)
+for s in "${suites[@]}"; do
+  echo "== $s"
+  start=$(date +%s)
+  while IFS= read -r line; do
+    case "$line" in
+      "ok "*) pass=$((pass + 1)); echo "  $line" ;;
+      "not ok "*) fail=$((fail + 1)); echo "  $line" ;;
+      *) echo "    $line" ;;
+    esac
+  done < <(bash "$s" 2>&1; rc=$?; [ $rc -eq 0 ] || echo "not ok $s exited $rc")
+  echo "   ($(( $(date +%s) - start )) s)"
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
