@@ -113,7 +113,7 @@ trc_record trc_lower(const trc_params *p, const trc_record *r);
 
 #define TRC_DICT_MAX 255 /* 2^8 - 1 entries */
 /* Bytes one raw record can produce at most, with any parameters. */
-#define TRC_MAX_RECORD_BYTES 16
+#define TRC_MAX_RECORD_BYTES 24
 
 typedef struct {
     uint32_t entry[TRC_DICT_MAX];

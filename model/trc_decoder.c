@@ -1,0 +1,223 @@
+/*
+ * trc_decoder.c - the decoder: reads whole records from a byte stream,
+ * mirrors the encoder's dictionaries, folds TIME_EXT/END/SYNC deltas into
+ * the next record, and keeps the per-field figures of trc_stats.
+ */
+#include <string.h>
+
+#include "trc.h"
+#include "trc_dict.h"
+
+/* Bit reader over src[0..len). Reads past the end return zero bits; the
+ * caller detects the overrun from pos > end after a whole record. */
+typedef struct {
+    const uint8_t *src;
+    size_t len;
+    uint64_t pos, end;
+} bitr;
+
+static inline uint64_t load_be64(const uint8_t *s)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, s, 8);
+    return __builtin_bswap64(v);
+#else
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = (v << 8) | s[i];
+    return v;
+#endif
+}
+
+/* Returns the next n bits, 1 <= n <= 32. */
+static inline uint32_t get(bitr *r, unsigned n)
+{
+    uint64_t byte = r->pos >> 3;
+    uint64_t v;
+    if (byte + 8 <= r->len) {
+        v = load_be64(r->src + byte);
+    } else {
+        v = 0;
+        for (uint64_t i = byte; i < byte + 8; i++)
+            v = (v << 8) | (i < r->len ? r->src[i] : 0u);
+    }
+    v <<= r->pos & 7u;
+    r->pos += n;
+    return (uint32_t)(v >> (64u - n));
+}
+
+static void reset_dicts(trc_decoder *d)
+{
+    trc_dict_reset(&d->fdict, d->p.nd_f);
+    trc_dict_reset(&d->tdict, d->p.nd_t);
+    trc_dict_reset(&d->vdict, d->p.nd_v);
+}
+
+trc_error trc_decoder_init(trc_decoder *d, const trc_params *p)
+{
+    if (trc_params_check(p) != TRC_OK)
+        return TRC_ERR_PARAM;
+    memset(d, 0, sizeof *d);
+    d->p = *p;
+    d->nz = trc_nz_bits(p->nt);
+    reset_dicts(d);
+    return TRC_OK;
+}
+
+uint64_t trc_decoder_bit_offset(const trc_decoder *d)
+{
+    return d->bits_done;
+}
+
+/* Dictionary decoder, mirror of the encoder's put_dict(). */
+static uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned key_w,
+                         uint32_t flip, trc_stats *st, int f)
+{
+    unsigned a = get(r, nd);
+    uint32_t key;
+    st->lookups[f - TRC_F_FUNCTION]++;
+    if (a < dict->size) {
+        key = dict->entry[a];
+        dict->entry[a] ^= flip;
+        st->hits[f - TRC_F_FUNCTION]++;
+        st->coded_bits[f] += nd;
+    } else {
+        key = get(r, key_w);
+        trc_dict_push(dict, key ^ flip);
+        st->coded_bits[f] += nd + key_w;
+    }
+    return key;
+}
+
+/* Decodes one record. *out is set and 1 returned through *emit when the
+ * record is a trace record; reserved ones only move the decoder's state. */
+static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
+                            int *emit)
+{
+    const trc_params *p = &d->p;
+    trc_stats *st = &d->st;
+    uint32_t z = get(r, d->nz), delta = 0;
+    if (z > p->nt)
+        return TRC_ERR_CORRUPT;
+    st->coded_bits[TRC_F_TIMESTAMP] += d->nz;
+    if (z < p->nt) {
+        unsigned low = p->nt - 1u - z;
+        delta = UINT32_C(1) << low;
+        if (low)
+            delta |= get(r, low);
+        st->coded_bits[TRC_F_TIMESTAMP] += low;
+    }
+    st->raw_bits[TRC_F_TIMESTAMP] += p->nt;
+    st->kind_bits++;
+    *emit = 0;
+
+    if (get(r, 1) == 0) {
+        uint32_t flip = UINT32_C(1) << p->fid_w;
+        uint32_t key = get_dict(r, &d->fdict, p->nd_f, p->fid_w + 1u, flip,
+                                st, TRC_F_FUNCTION);
+        st->function++;
+        st->raw_bits[TRC_F_FUNCTION] += p->fid_w + 1u;
+        out->kind = (key & flip) ? TRC_EXIT : TRC_ENTRY;
+        out->a = key & (flip - 1u);
+        out->b = 0;
+        *emit = 1;
+    } else {
+        uint32_t type = get_dict(r, &d->tdict, p->nd_t, p->type_w, 0, st,
+                                 TRC_F_TYPE);
+        uint32_t val = get_dict(r, &d->vdict, p->nd_v, p->val_w, 0, st,
+                                TRC_F_VALUE);
+        st->os++;
+        st->raw_bits[TRC_F_TYPE] += p->type_w;
+        st->raw_bits[TRC_F_VALUE] += p->val_w;
+        if (type < TRC_TYPE_LOST(p)) {
+            out->kind = TRC_OS;
+            out->a = type;
+            out->b = val;
+            *emit = 1;
+        } else if (type == TRC_TYPE_LOST(p)) {
+            st->lost++;
+            out->kind = TRC_LOST;
+            out->a = val;
+            out->b = 0;
+            *emit = 1;
+        } else if (val != 0) {
+            return TRC_ERR_CORRUPT; /* TIME_EXT, END and SYNC carry value 0 */
+        } else if (type == TRC_TYPE_TIME_EXT(p)) {
+            st->time_ext++;
+            d->ended = 0;
+        } else {
+            /* END or SYNC: zero padding up to the byte boundary. */
+            unsigned pad = (unsigned)((8u - (r->pos & 7u)) & 7u);
+            if (pad && get(r, pad) != 0 && r->pos <= r->end)
+                return TRC_ERR_PADDING;
+            st->pad_bits += pad;
+            d->ended = 1;
+            if (type == TRC_TYPE_END(p)) {
+                st->end++;
+            } else {
+                st->sync++;
+                reset_dicts(d);
+            }
+        }
+    }
+
+    if (*emit) {
+        out->delta = d->carry + delta;
+        if (out->delta < d->carry)
+            return TRC_ERR_DELTA_OVERFLOW;
+        d->carry = 0;
+        d->ended = 0;
+    } else {
+        d->carry += delta;
+        if (d->carry < delta)
+            return TRC_ERR_DELTA_OVERFLOW;
+    }
+    return TRC_OK;
+}
+
+/* A record never needs more bits than this, padding included. */
+#define SAFE_BITS (8u * TRC_MAX_RECORD_BYTES)
+
+trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
+                     size_t *src_used, trc_record *dst, size_t cap,
+                     size_t *n_out, int final)
+{
+    bitr r = {src, len, d->bit, (uint64_t)len * 8u};
+    uint64_t first = r.pos;
+    size_t n = 0;
+    trc_error err = TRC_OK;
+    trc_decoder save;
+
+    while (n < cap && r.pos < r.end) {
+        uint64_t start = r.pos;
+        /* Near the end of the input a record may be cut short: keep the
+         * state to roll back to, so a record is decoded whole or not at all. */
+        int near_end = r.end - start < SAFE_BITS;
+        if (near_end)
+            save = *d;
+        int emit;
+        err = get_record(d, &r, &dst[n], &emit);
+        if (r.pos > r.end) {
+            if (near_end)
+                *d = save;
+            r.pos = start;
+            err = final ? TRC_ERR_TRUNCATED : TRC_OK;
+            break;
+        }
+        if (err != TRC_OK) {
+            r.pos = start;
+            break;
+        }
+        n += (size_t)emit;
+    }
+    if (err == TRC_OK && final && r.pos >= r.end && !d->ended)
+        err = TRC_ERR_TRUNCATED; /* the stream stops without END or SYNC */
+
+    d->bits_done += r.pos - first;
+    *src_used = (size_t)(r.pos >> 3);
+    d->bit = (unsigned)(r.pos & 7u);
+    *n_out = n;
+    return err;
+}

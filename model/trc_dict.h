@@ -1,0 +1,35 @@
+/*
+ * trc_dict.h - the dictionary rules shared by encoder and decoder (internal).
+ * Lowest matching address wins; misses replace FIFO-fashion; reset state
+ * holds value i at entry i.
+ */
+#ifndef TRC_DICT_H
+#define TRC_DICT_H
+
+#include "trc.h"
+
+static inline void trc_dict_reset(trc_dict *d, unsigned nd)
+{
+    d->size = (1u << nd) - 1u;
+    d->wp = 0;
+    for (unsigned i = 0; i < d->size; i++)
+        d->entry[i] = i;
+}
+
+/* Returns the lowest address holding key, or d->size (the escape) on a miss. */
+static inline unsigned trc_dict_find(const trc_dict *d, uint32_t key)
+{
+    unsigned a = 0;
+    while (a < d->size && d->entry[a] != key)
+        a++;
+    return a;
+}
+
+/* Stores key at the write pointer and advances it (a miss). */
+static inline void trc_dict_push(trc_dict *d, uint32_t key)
+{
+    d->entry[d->wp] = key;
+    d->wp = d->wp + 1u == d->size ? 0u : d->wp + 1u;
+}
+
+#endif /* TRC_DICT_H */

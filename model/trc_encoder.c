@@ -1,0 +1,206 @@
+/*
+ * trc_encoder.c - the encoder: per-field coders (timestamp, function and OS
+ * dictionaries) writing MSB-first bits into a byte stream.
+ */
+#include "trc.h"
+#include "trc_dict.h"
+
+/* Bit writer over the caller's buffer; the encoder keeps < 8 bits between
+ * calls in e->acc. Every put is at most 32 bits and w->n stays < 32 after
+ * each put, so the 64-bit accumulator never drops a pending bit. */
+typedef struct {
+    uint8_t *dst;
+    size_t pos;
+    uint64_t acc;
+    unsigned n;
+} bitw;
+
+static inline void put(bitw *w, uint32_t v, unsigned bits)
+{
+    w->acc = (w->acc << bits) | v;
+    w->n += bits;
+    if (w->n >= 32) {
+        uint32_t word = (uint32_t)(w->acc >> (w->n - 32));
+        w->dst[w->pos] = (uint8_t)(word >> 24);
+        w->dst[w->pos + 1] = (uint8_t)(word >> 16);
+        w->dst[w->pos + 2] = (uint8_t)(word >> 8);
+        w->dst[w->pos + 3] = (uint8_t)word;
+        w->pos += 4;
+        w->n -= 32;
+    }
+}
+
+/* Writes out whole bytes, keeping the < 8 bits of a partial byte. */
+static void drain(bitw *w)
+{
+    while (w->n >= 8) {
+        w->dst[w->pos++] = (uint8_t)(w->acc >> (w->n - 8));
+        w->n -= 8;
+    }
+}
+
+static void pad_to_byte(bitw *w)
+{
+    if (w->n & 7u)
+        put(w, 0, 8u - (w->n & 7u));
+    drain(w);
+}
+
+static void reset_dicts(trc_encoder *e)
+{
+    trc_dict_reset(&e->fdict, e->p.nd_f);
+    trc_dict_reset(&e->tdict, e->p.nd_t);
+    trc_dict_reset(&e->vdict, e->p.nd_v);
+}
+
+trc_error trc_encoder_init(trc_encoder *e, const trc_params *p)
+{
+    if (trc_params_check(p) != TRC_OK)
+        return TRC_ERR_PARAM;
+    e->p = *p;
+    e->nz = trc_nz_bits(p->nt);
+    reset_dicts(e);
+    e->acc = 0;
+    e->nacc = 0;
+    e->pending = 0;
+    e->in_record = 0;
+    return TRC_OK;
+}
+
+static void put_timestamp(const trc_encoder *e, bitw *w, uint32_t d)
+{
+    unsigned nt = e->p.nt;
+    if (d == 0) {
+        put(w, nt, e->nz);
+        return;
+    }
+    unsigned top = 31u - (unsigned)__builtin_clz(d); /* position of the leading one */
+    put(w, nt - 1u - top, e->nz);                    /* z = leading zeros */
+    if (top)
+        put(w, d & ((1u << top) - 1u), top);
+}
+
+/* Dictionary coder: hit writes the address, miss the escape and raw key. */
+static void put_dict(bitw *w, trc_dict *d, unsigned nd, uint32_t key,
+                     unsigned key_w, uint32_t flip)
+{
+    unsigned a = trc_dict_find(d, key);
+    if (a < d->size) {
+        put(w, a, nd);
+        d->entry[a] ^= flip;
+    } else {
+        put(w, d->size, nd);
+        put(w, key, key_w);
+        trc_dict_push(d, key ^ flip);
+    }
+}
+
+/* Codes one raw record already checked by trc_raw_check(). */
+static void put_raw(trc_encoder *e, bitw *w, const trc_record *r)
+{
+    const trc_params *p = &e->p;
+    put_timestamp(e, w, (uint32_t)r->delta);
+    if (r->kind != TRC_OS) {
+        put(w, 0, 1);
+        uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;
+        put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u,
+                 UINT32_C(1) << p->fid_w);
+        return;
+    }
+    put(w, 1, 1);
+    put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
+    put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
+    if (r->a == TRC_TYPE_END(p) || r->a == TRC_TYPE_SYNC(p))
+        pad_to_byte(w);
+    if (r->a == TRC_TYPE_SYNC(p))
+        reset_dicts(e);
+}
+
+static bitw writer(const trc_encoder *e, uint8_t *dst)
+{
+    bitw w = {dst, 0, e->acc, e->nacc};
+    return w;
+}
+
+static void writer_done(trc_encoder *e, bitw *w, size_t *dst_len)
+{
+    drain(w);
+    e->acc = w->acc & 0xffu;
+    e->nacc = w->n;
+    *dst_len = w->pos;
+}
+
+trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
+                     size_t *n_used, uint8_t *dst, size_t cap,
+                     size_t *dst_len)
+{
+    *n_used = 0;
+    *dst_len = 0;
+    if (cap < TRC_MAX_RECORD_BYTES)
+        return TRC_ERR_DST_SMALL;
+    bitw w = writer(e, dst);
+    size_t limit = cap - TRC_MAX_RECORD_BYTES;
+    trc_error err = TRC_OK;
+    size_t i = 0;
+    for (; i < n && w.pos <= limit; i++) {
+        const trc_record *r = &src[i];
+        if (!e->in_record) {
+            err = trc_record_check(&e->p, r);
+            if (err != TRC_OK)
+                break;
+            e->pending = trc_time_ext_count(&e->p, r->delta);
+            e->in_record = 1;
+        }
+        if (e->pending) {
+            trc_record ext = trc_time_ext_record(&e->p);
+            while (e->pending && w.pos <= limit) {
+                put_raw(e, &w, &ext);
+                e->pending--;
+            }
+            if (e->pending)
+                break; /* out of room: resume this record next call */
+            if (w.pos > limit)
+                break;
+        }
+        trc_record low = trc_lower(&e->p, r);
+        put_raw(e, &w, &low);
+        e->in_record = 0;
+    }
+    *n_used = i;
+    writer_done(e, &w, dst_len);
+    return err;
+}
+
+trc_error trc_encode_raw(trc_encoder *e, const trc_record *raw, uint8_t *dst,
+                         size_t cap, size_t *dst_len)
+{
+    *dst_len = 0;
+    if (cap < TRC_MAX_RECORD_BYTES)
+        return TRC_ERR_DST_SMALL;
+    trc_error err = trc_raw_check(&e->p, raw);
+    if (err != TRC_OK)
+        return err;
+    bitw w = writer(e, dst);
+    put_raw(e, &w, raw);
+    writer_done(e, &w, dst_len);
+    return TRC_OK;
+}
+
+static trc_error put_marker(trc_encoder *e, unsigned type, uint8_t *dst,
+                            size_t cap, size_t *dst_len)
+{
+    trc_record r = {0, type, 0, TRC_OS};
+    return trc_encode_raw(e, &r, dst, cap, dst_len);
+}
+
+trc_error trc_encode_end(trc_encoder *e, uint8_t *dst, size_t cap,
+                         size_t *dst_len)
+{
+    return put_marker(e, TRC_TYPE_END(&e->p), dst, cap, dst_len);
+}
+
+trc_error trc_encode_sync(trc_encoder *e, uint8_t *dst, size_t cap,
+                          size_t *dst_len)
+{
+    return put_marker(e, TRC_TYPE_SYNC(&e->p), dst, cap, dst_len);
+}

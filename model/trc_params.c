@@ -1,0 +1,128 @@
+/*
+ * trc_params.c - format parameters, error names, record range checks and the
+ * lowering of trace records to raw (encoder input) records.
+ */
+#include "trc.h"
+
+static const char *const err_names[TRC_ERR__COUNT] = {
+    "TRC_OK", "TRC_ERR_PARAM", "TRC_ERR_FIELD", "TRC_ERR_RESERVED",
+    "TRC_ERR_KIND", "TRC_ERR_DST_SMALL", "TRC_ERR_TRUNCATED",
+    "TRC_ERR_CORRUPT", "TRC_ERR_PADDING", "TRC_ERR_DELTA_OVERFLOW",
+    "TRC_ERR_MAGIC", "TRC_ERR_VERSION", "TRC_ERR_HEADER", "TRC_ERR_SYNTAX",
+};
+
+static const char *const err_texts[TRC_ERR__COUNT] = {
+    "no error",
+    "format parameter out of range",
+    "record field does not fit its width",
+    "reserved OS info type in a trace record",
+    "unknown record kind",
+    "output buffer too small",
+    "stream truncated",
+    "stream corrupt",
+    "non-zero padding bits after END/SYNC",
+    "delta exceeds 64 bits",
+    "not a trc file (bad magic)",
+    "unsupported trc container version or mode",
+    "invalid trc container header",
+    "malformed trace text line",
+};
+
+const char *trc_error_name(trc_error err)
+{
+    return (unsigned)err < TRC_ERR__COUNT ? err_names[err] : "TRC_ERR_UNKNOWN";
+}
+
+const char *trc_error_text(trc_error err)
+{
+    return (unsigned)err < TRC_ERR__COUNT ? err_texts[err] : "unknown error";
+}
+
+trc_params trc_params_paper(void)
+{
+    trc_params p = {23, 15, 7, 16, 3, 3, 3};
+    return p;
+}
+
+trc_error trc_params_check(const trc_params *p)
+{
+    if (p->nt < 2 || p->nt > 32 || p->fid_w < 1 || p->fid_w > 31 ||
+        p->type_w < 3 || p->type_w > 16 || p->val_w < 1 || p->val_w > 32)
+        return TRC_ERR_PARAM;
+    /* Reset state puts value i in entry i: it must fit the field. */
+    if (p->nd_f < 1 || p->nd_f > 8 || p->nd_f > p->fid_w ||
+        p->nd_t < 1 || p->nd_t > 8 || p->nd_t > p->type_w ||
+        p->nd_v < 1 || p->nd_v > 8 || p->nd_v > p->val_w)
+        return TRC_ERR_PARAM;
+    return TRC_OK;
+}
+
+unsigned trc_nz_bits(unsigned nt)
+{
+    unsigned n = 0;
+    while (nt >> n)
+        n++;
+    return n;
+}
+
+static uint64_t field_max(unsigned w)
+{
+    return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1u;
+}
+
+static trc_error fields_check(const trc_params *p, const trc_record *r)
+{
+    switch (r->kind) {
+    case TRC_ENTRY:
+    case TRC_EXIT:
+        return r->a > field_max(p->fid_w) || r->b ? TRC_ERR_FIELD : TRC_OK;
+    case TRC_OS:
+        return r->a > field_max(p->type_w) || r->b > field_max(p->val_w)
+                   ? TRC_ERR_FIELD : TRC_OK;
+    case TRC_LOST:
+        return r->a > field_max(p->val_w) || r->b ? TRC_ERR_FIELD : TRC_OK;
+    default:
+        return TRC_ERR_KIND;
+    }
+}
+
+trc_error trc_record_check(const trc_params *p, const trc_record *r)
+{
+    trc_error e = fields_check(p, r);
+    if (e == TRC_OK && r->kind == TRC_OS && r->a >= TRC_TYPE_LOST(p))
+        e = TRC_ERR_RESERVED;
+    return e;
+}
+
+trc_error trc_raw_check(const trc_params *p, const trc_record *r)
+{
+    if (r->kind == TRC_LOST)
+        return TRC_ERR_KIND;
+    if (r->delta > field_max(p->nt))
+        return TRC_ERR_FIELD;
+    return fields_check(p, r);
+}
+
+uint64_t trc_time_ext_count(const trc_params *p, uint64_t delta)
+{
+    uint64_t max = field_max(p->nt);
+    return delta > max ? (delta - 1u) / max : 0u;
+}
+
+trc_record trc_time_ext_record(const trc_params *p)
+{
+    trc_record r = {field_max(p->nt), TRC_TYPE_TIME_EXT(p), 0, TRC_OS};
+    return r;
+}
+
+trc_record trc_lower(const trc_params *p, const trc_record *r)
+{
+    trc_record o = *r;
+    o.delta = r->delta - trc_time_ext_count(p, r->delta) * field_max(p->nt);
+    if (r->kind == TRC_LOST) {
+        o.kind = TRC_OS;
+        o.b = r->a;
+        o.a = TRC_TYPE_LOST(p);
+    }
+    return o;
+}
