@@ -11,6 +11,9 @@ int cmd_compress(int argc, char **argv);
 int cmd_decompress(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_import_ftrace(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_calltree(int argc, char **argv);
 
 static const struct {
     const char *name;
@@ -21,6 +24,9 @@ static const struct {
     {"decompress", cmd_decompress, "decompress IN OUT [--raw] [params] .trc -> text v1"},
     {"stats", cmd_stats, "stats IN [--json] [--raw] [params]  Table-2 style figures"},
     {"convert", cmd_convert, "convert IN OUT --to bin|text         text v1 <-> bin v1"},
+    {"import-ftrace", cmd_import_ftrace, "import-ftrace IN OUT [--cpu L] [--merge CAP]"},
+    {"export", cmd_export, "export IN --perfetto F.json | --ctf DIR"},
+    {"calltree", cmd_calltree, "calltree IN [--min-fraction F] [--modules MAP]"},
 };
 
 static void usage(FILE *f)

@@ -48,6 +48,8 @@ const trc_params *cli_reader_params(const cli_reader *rd);
 const trc_stats *cli_reader_stats(const cli_reader *rd);
 /* Stream bytes read so far (container header excluded), 0 for text. */
 uint64_t cli_reader_stream_bytes(const cli_reader *rd);
+/* 1 for a .trc or raw stream, 0 for trace text. */
+int cli_reader_is_stream(const cli_reader *rd);
 void cli_reader_close(cli_reader *rd);
 
 #endif /* TRC_CLI_H */

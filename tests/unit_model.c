@@ -1,0 +1,581 @@
+/*
+ * unit_model.c - unit tests of the C model: each coder, every dictionary rule
+ * of docs/format.md, the paper's worked example, seeded random round trips
+ * over a parameter sweep, truncated/corrupt streams, text and bin v1.
+ * Expected bit strings are written out by hand from the format rules, never
+ * produced by the code under test. Prints "ok NAME" / "not ok NAME".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trc.h"
+
+static int failures;
+
+static void check(int cond, const char *name)
+{
+    printf("%s %s\n", cond ? "ok" : "not ok", name);
+    failures += !cond;
+}
+
+/* Seeded generator (splitmix64): the same seed gives the same trace. */
+static uint64_t rng_state;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* Stream bits as a '0'/'1' string (first nbits). */
+static void bits_of(const uint8_t *b, size_t nbits, char *out)
+{
+    for (size_t i = 0; i < nbits; i++)
+        out[i] = (char)('0' + ((b[i / 8] >> (7 - i % 8)) & 1));
+    out[nbits] = '\0';
+}
+
+/* Encodes raw records then END; returns the byte count. */
+static size_t enc_raw(const trc_params *p, const trc_record *r, size_t n,
+                      uint8_t *out)
+{
+    trc_encoder e;
+    size_t len, at = 0;
+    trc_encoder_init(&e, p);
+    for (size_t i = 0; i < n; i++) {
+        trc_encode_raw(&e, &r[i], out + at, TRC_MAX_RECORD_BYTES, &len);
+        at += len;
+    }
+    trc_encode_end(&e, out + at, TRC_MAX_RECORD_BYTES, &len);
+    return at + len;
+}
+
+/* Encodes trace records with an output buffer of cap bytes per call. */
+static size_t enc_trace(const trc_params *p, const trc_record *r, size_t n,
+                        uint8_t *out, size_t cap, trc_error *err)
+{
+    trc_encoder e;
+    size_t at = 0, i = 0, used, len;
+    trc_encoder_init(&e, p);
+    *err = TRC_OK;
+    while (i < n) {
+        *err = trc_encode(&e, r + i, n - i, &used, out + at, cap, &len);
+        at += len;
+        i += used;
+        if (*err != TRC_OK)
+            return at;
+    }
+    trc_encode_end(&e, out + at, TRC_MAX_RECORD_BYTES, &len);
+    return at + len;
+}
+
+/* Decodes with input chunks of 1..maxchunk bytes and output room of 1..7
+ * records; returns the final error, records in out[0..*n). */
+static trc_error dec_chunked(const trc_params *p, const uint8_t *s, size_t len,
+                             size_t maxchunk, trc_record *out, size_t *n,
+                             trc_stats *st)
+{
+    trc_decoder d;
+    size_t pos = 0, avail = 0;
+    trc_decoder_init(&d, p);
+    *n = 0;
+    for (;;) {
+        size_t grow = 1 + (size_t)(rnd() % maxchunk);
+        avail = avail + grow > len - pos ? len - pos : avail + grow;
+        int final = pos + avail == len;
+        size_t used, got;
+        trc_error e = trc_decode(&d, s + pos, avail, &used, out + *n,
+                                 1 + (size_t)(rnd() % 7), &got, final);
+        *n += got;
+        pos += used;
+        avail -= used;
+        if (st)
+            *st = d.st;
+        if (e != TRC_OK)
+            return e;
+        if (final && got == 0 && used == 0)
+            return TRC_OK;
+    }
+}
+
+/* Field-wise comparison (the struct has padding). */
+static int same(const trc_record *a, const trc_record *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i].delta != b[i].delta || a[i].kind != b[i].kind ||
+            a[i].a != b[i].a || a[i].b != b[i].b)
+            return 0;
+    return 1;
+}
+
+static trc_params P(unsigned nt, unsigned fid, unsigned tw, unsigned vw,
+                    unsigned nd)
+{
+    trc_params p = {nt, fid, tw, vw, nd, nd, nd};
+    return p;
+}
+
+static trc_record R(uint64_t delta, unsigned kind, uint32_t a, uint32_t b)
+{
+    trc_record r = {delta, a, b, kind};
+    return r;
+}
+
+static void test_params(void)
+{
+    trc_params p = trc_params_paper();
+    check(p.nt == 23 && p.fid_w == 15 && p.type_w == 7 && p.val_w == 16 &&
+              p.nd_f == 3 && p.nd_t == 3 && p.nd_v == 3,
+          "params_paper_defaults");
+    check(trc_params_check(&p) == TRC_OK, "params_paper_valid");
+    int nz_ok = trc_nz_bits(23) == 5 && trc_nz_bits(20) == 5 &&
+                trc_nz_bits(16) == 5 && trc_nz_bits(32) == 6 &&
+                trc_nz_bits(8) == 4 && trc_nz_bits(2) == 2;
+    check(nz_ok, "nz_bits_table");
+    /* NZ equals the paper's floor(log2(NT-1))+1 when NT is no power of two */
+    int paper_ok = 1;
+    for (unsigned nt = 3; nt <= 32; nt++) {
+        if (!(nt & (nt - 1)))
+            continue;
+        unsigned fl = 0;
+        while ((2u << fl) <= nt - 1)
+            fl++;
+        paper_ok &= trc_nz_bits(nt) == fl + 1;
+    }
+    check(paper_ok, "nz_bits_matches_paper_formula");
+    trc_params bad[] = {P(1, 15, 7, 16, 3), P(33, 15, 7, 16, 3),
+                        P(23, 0, 7, 16, 3), P(23, 32, 7, 16, 3),
+                        P(23, 15, 2, 16, 3), P(23, 15, 7, 33, 3),
+                        P(23, 15, 7, 16, 0), P(23, 15, 7, 16, 9),
+                        P(23, 2, 7, 16, 3)};
+    int all_bad = 1;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        all_bad &= trc_params_check(&bad[i]) == TRC_ERR_PARAM;
+    check(all_bad, "params_out_of_range_rejected");
+    trc_encoder e;
+    check(trc_encoder_init(&e, &bad[0]) == TRC_ERR_PARAM, "encoder_rejects_bad_params");
+    check(!strcmp(trc_error_name(TRC_ERR_CORRUPT), "TRC_ERR_CORRUPT") &&
+              !strcmp(trc_error_name((trc_error)999), "TRC_ERR_UNKNOWN"),
+          "error_names");
+}
+
+static void test_timestamp(void)
+{
+    uint8_t b[64];
+    char s[200];
+    /* Paper Fig. 4/5: NT = 20, d = 0000000000000 1 011010 -> 01101 011010 */
+    trc_params p = P(20, 15, 7, 16, 3);
+    trc_record r = R(0x5a, TRC_ENTRY, 0, 0);
+    enc_raw(&p, &r, 1, b);
+    bits_of(b, 11, s);
+    check(!strcmp(s, "01101011010"), "timestamp_paper_fig4_example");
+    /* d = 0 writes z = NT (10111 for 23) and nothing more; then kind 0,
+     * function hit at address 0 (reset state holds {0,0}) = 000. */
+    p = trc_params_paper();
+    r = R(0, TRC_ENTRY, 0, 0);
+    enc_raw(&p, &r, 1, b);
+    bits_of(b, 9, s);
+    check(!strcmp(s, "101110000"), "timestamp_zero_delta");
+    /* d = 1: z = 22 = 10110, no bits below the leading one */
+    r = R(1, TRC_ENTRY, 0, 0);
+    enc_raw(&p, &r, 1, b);
+    bits_of(b, 9, s);
+    check(!strcmp(s, "101100000"), "timestamp_delta_one");
+    /* d = 2^23-1: z = 0 = 00000, then 22 ones */
+    r = R((1u << 23) - 1, TRC_ENTRY, 0, 0);
+    enc_raw(&p, &r, 1, b);
+    bits_of(b, 27, s);
+    check(!strcmp(s, "000001111111111111111111111"), "timestamp_delta_max");
+    /* NT a power of two (16): NZ = 5; d = 0 writes 10000 */
+    p = P(16, 15, 7, 16, 3);
+    r = R(0, TRC_ENTRY, 0, 0);
+    enc_raw(&p, &r, 1, b);
+    bits_of(b, 5, s);
+    check(!strcmp(s, "10000"), "timestamp_nt_power_of_two");
+}
+
+static void test_function_dict(void)
+{
+    trc_params p = trc_params_paper();
+    uint8_t b[256];
+    char s[600];
+    /* Each record has delta 0 (10111) and kind 0; then the function code. */
+    trc_record r[] = {
+        R(0, TRC_ENTRY, 2, 0),   /* hit 2 ({0,2}); entry 2 becomes {1,2} */
+        R(0, TRC_EXIT, 2, 0),    /* hit 2; back to {0,2} */
+        R(0, TRC_EXIT, 3, 0),    /* miss: 111 + 1 000000000000011; {0,3} -> wp 0 */
+        R(0, TRC_ENTRY, 3, 0),   /* entries 0 and 3 both {0,3}: lowest = 0 */
+        R(0, TRC_ENTRY, 3, 0),   /* entry 0 is {1,3} now; entry 3 still {0,3} */
+    };
+    size_t n = enc_raw(&p, r, 5, b);
+    bits_of(b, 9 * 2 + 25 + 9 * 2, s);
+    const char *want = "101110010" "101110010"
+                       "101110111" "1000000000000011"
+                       "101110000" "101110011";
+    check(!strcmp(s, want), "function_hit_flip_miss_lowest_address");
+    trc_record out[16];
+    size_t got;
+    trc_stats st;
+    trc_error e = dec_chunked(&p, b, n, 3, out, &got, &st);
+    check(e == TRC_OK && got == 5 && same(out, r, 5),
+          "function_dict_decodes_back");
+    check(st.hits[0] == 4 && st.lookups[0] == 5, "function_dict_hit_count");
+
+    /* FIFO: 8 distinct misses; the 8th lands in entry 0 again (wp mod 7), so
+     * after it the 1st key is gone and the 2nd is at address 1. */
+    trc_record m[10];
+    for (int i = 0; i < 8; i++)
+        m[i] = R(0, TRC_ENTRY, 100 + (uint32_t)i, 0);
+    m[8] = R(0, TRC_EXIT, 101, 0); /* stored flipped: {1,101} at entry 1 */
+    m[9] = R(0, TRC_EXIT, 100, 0); /* evicted: miss */
+    n = enc_raw(&p, m, 10, b);
+    /* record 8 starts after 8 records of 5+1+3+16 = 25 bits */
+    bits_of(b + 0, 8 * 25 + 9 + 9, s);
+    check(!strncmp(s + 200, "101110001" "101110111", 18),
+          "function_fifo_wraps_modulo_size");
+    e = dec_chunked(&p, b, n, 5, out, &got, &st);
+    check(e == TRC_OK && got == 10 && same(out, m, 9) &&
+              out[9].kind == TRC_EXIT && out[9].a == 100 && st.hits[0] == 1,
+          "function_fifo_decodes_back");
+}
+
+static void test_os_dict_and_reserved(void)
+{
+    trc_params p = trc_params_paper();
+    uint8_t b[256];
+    char s[600];
+    trc_record r[] = {
+        R(0, TRC_OS, 1, 5),  /* type hit 1 = 001, value hit 5 = 101 */
+        R(0, TRC_OS, 1, 5),  /* no flag: same addresses again */
+        R(0, TRC_OS, 9, 300),/* misses: 111 0001001, 111 0000000100101100 */
+        R(0, TRC_OS, 9, 300),/* type 9 and value 300 at address 0 */
+    };
+    enc_raw(&p, r, 4, b);
+    bits_of(b, 12 + 12 + 6 + 10 + 19 + 12, s);
+    check(!strcmp(s, "101111001101" "101111001101"
+                     "101111" "1110001001" "1110000000100101100"
+                     "101111000000"),
+          "os_dict_hits_and_misses");
+    /* END: 10111 1, type 126 misses (111 1111110), value 0 hits (000),
+     * then zero padding to the byte boundary. 22 bits -> 3 bytes. */
+    trc_encoder e;
+    size_t len;
+    trc_encoder_init(&e, &p);
+    trc_encode_end(&e, b, TRC_MAX_RECORD_BYTES, &len);
+    bits_of(b, 24, s);
+    check(len == 3 && !strcmp(s, "101111" "1111111110" "000" "00000"),
+          "end_record_and_padding");
+    /* SYNC resets the dictionaries: the same miss is a miss again after it */
+    trc_record m = R(0, TRC_ENTRY, 77, 0);
+    size_t at = 0;
+    trc_encoder_init(&e, &p);
+    trc_encode_raw(&e, &m, b, TRC_MAX_RECORD_BYTES, &len);
+    at += len;
+    trc_encode_sync(&e, b + at, TRC_MAX_RECORD_BYTES, &len);
+    at += len;
+    trc_encode_raw(&e, &m, b + at, TRC_MAX_RECORD_BYTES, &len);
+    at += len;
+    trc_encode_end(&e, b + at, TRC_MAX_RECORD_BYTES, &len);
+    at += len;
+    trc_record out[4];
+    size_t got;
+    trc_stats st;
+    trc_error err = dec_chunked(&p, b, at, 2, out, &got, &st);
+    check(err == TRC_OK && got == 2 && st.sync == 1 && st.end == 1 &&
+              st.hits[0] == 0 && st.lookups[0] == 2,
+          "sync_resets_dictionaries");
+    /* Without SYNC the second one hits (and was stored with exit flipped). */
+    trc_record two[2] = {m, R(0, TRC_EXIT, 77, 0)};
+    at = enc_raw(&p, two, 2, b);
+    err = dec_chunked(&p, b, at, 2, out, &got, &st);
+    check(err == TRC_OK && got == 2 && st.hits[0] == 1, "miss_stores_flipped_flag");
+}
+
+static void test_time_ext(void)
+{
+    trc_params p = P(4, 8, 3, 4, 2); /* max delta 15 */
+    check(trc_time_ext_count(&p, 15) == 0 && trc_time_ext_count(&p, 16) == 1 &&
+              trc_time_ext_count(&p, 30) == 1 && trc_time_ext_count(&p, 31) == 2 &&
+              trc_time_ext_count(&p, 0) == 0,
+          "time_ext_count_rule");
+    trc_record r = R(40, TRC_EXIT, 200, 0);
+    trc_record low = trc_lower(&p, &r);
+    trc_record ext = trc_time_ext_record(&p);
+    check(low.delta == 10 && ext.delta == 15 && ext.a == 7 && ext.b == 0 &&
+              ext.kind == TRC_OS,
+          "time_ext_lowering_40_is_15_15_10");
+    trc_record l = R(3, TRC_LOST, 9, 0);
+    low = trc_lower(&p, &l);
+    check(low.kind == TRC_OS && low.a == 4 && low.b == 9, "lost_lowers_to_type_lost");
+    uint8_t b[256];
+    trc_error err;
+    trc_record in[3] = {r, R(0, TRC_ENTRY, 1, 0), l};
+    size_t n = enc_trace(&p, in, 3, b, TRC_MAX_RECORD_BYTES, &err);
+    trc_record out[4];
+    size_t got;
+    trc_stats st;
+    err = dec_chunked(&p, b, n, 1, out, &got, &st);
+    check(err == TRC_OK && got == 3 && same(out, in, 3) &&
+              st.time_ext == 2 && st.lost == 1,
+          "time_ext_and_lost_round_trip");
+}
+
+static void test_checks(void)
+{
+    trc_params p = trc_params_paper();
+    trc_record bad_id = R(0, TRC_ENTRY, 1u << 15, 0);
+    trc_record reserved = R(0, TRC_OS, 124, 0);
+    trc_record bad_val = R(0, TRC_OS, 3, 1u << 16);
+    trc_record bad_kind = R(0, 7, 0, 0);
+    check(trc_record_check(&p, &bad_id) == TRC_ERR_FIELD &&
+              trc_record_check(&p, &reserved) == TRC_ERR_RESERVED &&
+              trc_record_check(&p, &bad_val) == TRC_ERR_FIELD &&
+              trc_record_check(&p, &bad_kind) == TRC_ERR_KIND,
+          "record_check_rejects");
+    trc_record raw_big = R(1u << 23, TRC_ENTRY, 0, 0);
+    check(trc_raw_check(&p, &raw_big) == TRC_ERR_FIELD &&
+              trc_raw_check(&p, &reserved) == TRC_OK,
+          "raw_check_delta_and_reserved");
+    uint8_t b[64];
+    size_t used, len;
+    trc_encoder e;
+    trc_encoder_init(&e, &p);
+    trc_record two[2] = {R(5, TRC_ENTRY, 1, 0), reserved};
+    trc_error err = trc_encode(&e, two, 2, &used, b, sizeof b, &len);
+    check(err == TRC_ERR_RESERVED && used == 1, "encode_stops_at_bad_record");
+    check(trc_encode(&e, two, 1, &used, b, 8, &len) == TRC_ERR_DST_SMALL,
+          "encode_rejects_small_buffer");
+}
+
+static void test_corrupt(void)
+{
+    trc_params p = trc_params_paper();
+    trc_record out[64];
+    size_t got;
+    /* z = 24 (11000) > NT = 23 */
+    uint8_t z_bad[] = {0xc0, 0, 0, 0};
+    check(dec_chunked(&p, z_bad, 4, 4, out, &got, NULL) == TRC_ERR_CORRUPT,
+          "corrupt_leading_zero_count");
+    /* END with a set padding bit: 101111 1111111110 000 00001 */
+    uint8_t pad_bad[] = {0xbf, 0xfe, 0x01};
+    check(dec_chunked(&p, pad_bad, 3, 4, out, &got, NULL) == TRC_ERR_PADDING,
+          "corrupt_padding");
+    /* TIME_EXT (type 127 miss) with value 1 (hit 001): 101111 1111111111 001 */
+    uint8_t ext_bad[] = {0xbf, 0xff, 0xc8, 0};
+    check(dec_chunked(&p, ext_bad, 4, 4, out, &got, NULL) == TRC_ERR_CORRUPT,
+          "corrupt_time_ext_value");
+    check(dec_chunked(&p, ext_bad, 0, 4, out, &got, NULL) == TRC_ERR_TRUNCATED,
+          "empty_stream_is_truncated");
+
+    /* Every strict prefix of a stream is truncated, and what it yields is a
+     * prefix of the trace. */
+    trc_record in[40];
+    rng_state = 7;
+    for (int i = 0; i < 40; i++)
+        in[i] = R(rnd() % 5000, (unsigned)(rnd() % 2), (uint32_t)(rnd() % 12), 0);
+    uint8_t b[2048];
+    trc_error err;
+    size_t n = enc_trace(&p, in, 40, b, 64, &err);
+    int all = 1;
+    for (size_t cut = 0; cut < n; cut++) {
+        err = dec_chunked(&p, b, cut, 9, out, &got, NULL);
+        all &= err == TRC_ERR_TRUNCATED && got <= 40 &&
+               same(out, in, got);
+    }
+    check(all, "every_prefix_truncated_and_exact");
+    err = dec_chunked(&p, b, n, 9, out, &got, NULL);
+    check(err == TRC_OK && got == 40 && same(out, in, 40),
+          "full_stream_decodes");
+
+    /* Random bytes under random parameters: an error or records, no crash. */
+    trc_record many[4096];
+    uint8_t junk[1024];
+    int survived = 1;
+    for (int t = 0; t < 2000; t++) {
+        for (size_t i = 0; i < sizeof junk; i++)
+            junk[i] = (uint8_t)rnd();
+        trc_params q = P(2 + (unsigned)(rnd() % 31), 1 + (unsigned)(rnd() % 31),
+                         3 + (unsigned)(rnd() % 14), 1 + (unsigned)(rnd() % 32),
+                         1);
+        q.nd_f = 1 + (unsigned)(rnd() % (q.fid_w < 8 ? q.fid_w : 8));
+        q.nd_t = 1 + (unsigned)(rnd() % (q.type_w < 8 ? q.type_w : 8));
+        q.nd_v = 1 + (unsigned)(rnd() % (q.val_w < 8 ? q.val_w : 8));
+        size_t len = 1 + (size_t)(rnd() % sizeof junk);
+        trc_decoder d;
+        size_t used;
+        trc_decoder_init(&d, &q);
+        err = trc_decode(&d, junk, len, &used, many, 4096, &got, 1);
+        survived &= used <= len && got <= 4096;
+    }
+    check(survived, "random_bytes_never_crash");
+}
+
+/* A random trace with the shapes real traces have: deltas of 0, small,
+ * around 2^NT and far beyond; ids that repeat; OS and LOST records. */
+static void random_trace(const trc_params *p, trc_record *r, size_t n)
+{
+    uint64_t dmax = (UINT64_C(1) << p->nt) - 1;
+    uint32_t fmask = (uint32_t)((UINT64_C(1) << p->fid_w) - 1);
+    uint32_t vmask = (uint32_t)((UINT64_C(1) << p->val_w) - 1);
+    uint32_t ntypes = (1u << p->type_w) - 4;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = (unsigned)(rnd() % 100);
+        uint64_t d = c < 10 ? 0 : c < 80 ? rnd() % 64
+                   : c < 90 ? dmax - 2 + rnd() % 5
+                   : c < 97 ? rnd() % (dmax * 3 + 1) : dmax * (1 + rnd() % 40);
+        unsigned k = (unsigned)(rnd() % 100);
+        uint32_t hot = (uint32_t)(rnd() % 10);
+        if (k < 80)
+            r[i] = R(d, k & 1 ? TRC_EXIT : TRC_ENTRY,
+                     (k < 60 ? hot : (uint32_t)rnd()) & fmask, 0);
+        else if (k < 97)
+            r[i] = R(d, TRC_OS, (uint32_t)(rnd() % (k < 90 ? 3 : ntypes)),
+                     (k < 90 ? hot : (uint32_t)rnd()) & vmask);
+        else
+            r[i] = R(d, TRC_LOST, (uint32_t)rnd() & vmask, 0);
+        if (k == 99)
+            r[i].delta = 0;
+    }
+}
+
+static void test_random_round_trips(void)
+{
+    static const unsigned sets[][5] = {
+        {23, 15, 7, 16, 3}, {2, 1, 3, 1, 1},   {8, 8, 4, 8, 2},
+        {16, 15, 7, 16, 4}, {32, 31, 16, 32, 8}, {23, 8, 7, 16, 3},
+        {20, 12, 5, 9, 5},  {17, 20, 9, 24, 6},  {24, 15, 7, 16, 1},
+    };
+    enum { N = 3000 };
+    static trc_record in[N], out[N + 8];
+    static uint8_t b[N * 40];
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        trc_params p = P(sets[s][0], sets[s][1], sets[s][2], sets[s][3],
+                         sets[s][4]);
+        int ok = 1;
+        for (unsigned seed = 1; seed <= 4; seed++) {
+            rng_state = seed * 1000 + s;
+            random_trace(&p, in, N);
+            trc_error err;
+            size_t cap = seed == 1 ? sizeof b : TRC_MAX_RECORD_BYTES + rnd() % 50;
+            size_t n = enc_trace(&p, in, N, b, cap, &err);
+            size_t got;
+            err = dec_chunked(&p, b, n, seed == 2 ? 1 : 200, out, &got, NULL);
+            ok &= err == TRC_OK && got == N && same(in, out, N);
+        }
+        char name[96];
+        snprintf(name, sizeof name, "round_trip_random_nt%u_fid%u_t%u_v%u_nd%u",
+                 sets[s][0], sets[s][1], sets[s][2], sets[s][3], sets[s][4]);
+        check(ok, name);
+    }
+}
+
+static void test_text(void)
+{
+    trc_params p = trc_params_paper();
+    trc_record r;
+    int is;
+    size_t col;
+    const char *l1 = "  12\tE  0x1f  \r";
+    check(trc_text_parse(&p, l1, strlen(l1), &r, &is, &col) == TRC_OK && is &&
+              r.delta == 12 && r.kind == TRC_ENTRY && r.a == 31,
+          "text_parse_blanks_hex_crlf");
+    check(trc_text_parse(&p, "# hi", 4, &r, &is, &col) == TRC_OK && !is &&
+              trc_text_parse(&p, "  ", 2, &r, &is, &col) == TRC_OK && !is,
+          "text_comment_and_blank");
+    const char *l2 = "18446744073709551615 O 123 65535";
+    check(trc_text_parse(&p, l2, strlen(l2), &r, &is, &col) == TRC_OK &&
+              r.delta == UINT64_MAX && r.a == 123 && r.b == 65535,
+          "text_limits_accepted");
+    struct { const char *line; trc_error err; size_t col; } bad[] = {
+        {"18446744073709551616 E 1", TRC_ERR_FIELD, 1},
+        {"5 Q 1", TRC_ERR_SYNTAX, 3},
+        {"5 EX 1", TRC_ERR_SYNTAX, 3},
+        {"5 E", TRC_ERR_SYNTAX, 4},
+        {"5 E 1 2", TRC_ERR_SYNTAX, 7},
+        {"5 O 1", TRC_ERR_SYNTAX, 6},
+        {"5 E 32768", TRC_ERR_FIELD, 5},
+        {"5 O 124 0", TRC_ERR_RESERVED, 5},
+        {"5 O 3 65536", TRC_ERR_FIELD, 7},
+        {"5 L 65536", TRC_ERR_FIELD, 5},
+        {"-5 E 1", TRC_ERR_SYNTAX, 1},
+        {"5 E 1x", TRC_ERR_SYNTAX, 6},
+    };
+    int all = 1;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        trc_error e = trc_text_parse(&p, bad[i].line, strlen(bad[i].line), &r,
+                                     &is, &col);
+        if (e != bad[i].err || col != bad[i].col) {
+            printf("  line '%s': got %s col %zu\n", bad[i].line,
+                   trc_error_name(e), col);
+            all = 0;
+        }
+    }
+    check(all, "text_errors_name_kind_and_column");
+    char buf[TRC_TEXT_LINE_MAX];
+    trc_record f = R(UINT64_MAX, TRC_OS, 4294967295u, 4294967295u);
+    size_t n = trc_text_format(&f, buf);
+    check(n == 45 && !memcmp(buf, "18446744073709551615 O 4294967295 4294967295\n", n),
+          "text_format_longest_line");
+    f = R(0, TRC_LOST, 3, 0);
+    n = trc_text_format(&f, buf);
+    check(n == 6 && !memcmp(buf, "0 L 3\n", 6), "text_format_lost");
+}
+
+static void test_container_and_bin(void)
+{
+    trc_params p = P(16, 8, 5, 12, 2), q;
+    uint8_t h[TRC_HEADER_BYTES];
+    unsigned mode;
+    trc_header_write(&p, TRC_MODE_PAPER, h);
+    check(trc_header_read(h, sizeof h, &q, &mode) == TRC_OK &&
+              !memcmp(&p, &q, sizeof p) && mode == 0,
+          "header_round_trip");
+    check(h[0] == 0x89 && h[1] == 'T' && h[4] == 1 && h[6] == 16,
+          "header_layout");
+    check(trc_header_read(h, 10, &q, &mode) == TRC_ERR_TRUNCATED,
+          "header_truncated");
+    uint8_t hb[TRC_HEADER_BYTES];
+    memcpy(hb, h, sizeof h);
+    hb[1] = 'X';
+    check(trc_header_read(hb, sizeof hb, &q, &mode) == TRC_ERR_MAGIC, "header_magic");
+    memcpy(hb, h, sizeof h);
+    hb[4] = 9;
+    check(trc_header_read(hb, sizeof hb, &q, &mode) == TRC_ERR_VERSION, "header_version");
+    memcpy(hb, h, sizeof h);
+    hb[6] = 40;
+    check(trc_header_read(hb, sizeof hb, &q, &mode) == TRC_ERR_HEADER, "header_bad_param");
+
+    uint8_t w[6];
+    trc_record r = R(3, TRC_ENTRY, 5, 0), back;
+    trc_bin_pack(&r, w);
+    int ok = !memcmp(w, "\x00\x00\x03\x00\x00\x05", 6);
+    r.kind = TRC_EXIT;
+    trc_bin_pack(&r, w);
+    ok &= !memcmp(w, "\x00\x00\x03\x80\x00\x05", 6);
+    ok &= trc_bin_unpack(w, &back) == TRC_OK && same(&back, &r, 1);
+    r = R(1, TRC_OS, 1, 0x1234);
+    trc_bin_pack(&r, w);
+    ok &= !memcmp(w, "\x80\x00\x01\x01\x12\x34", 6);
+    ok &= trc_bin_unpack(w, &back) == TRC_OK && same(&back, &r, 1);
+    check(ok, "bin_v1_layout");
+    check(trc_bin_unpack((const uint8_t *)"\x00\x00\x00\x01\x00\x00", &back) ==
+              TRC_ERR_FIELD,
+          "bin_v1_rejects_stray_bits");
+}
+
+int main(void)
+{
+    test_params();
+    test_timestamp();
+    test_function_dict();
+    test_os_dict_and_reserved();
+    test_time_ext();
+    test_checks();
+    test_corrupt();
+    test_random_round_trips();
+    test_text();
+    test_container_and_bin();
+    return 0; /* failures are reported line by line; the runner counts */
+}
