@@ -1,0 +1,136 @@
+// trc_enc: the trc stream encoder. Raw records in on s_axis (one per clock),
+// the compressed byte stream out on m_axis, OUT_W bits a word, first stream
+// byte in the most significant byte. Bit-exact with the C model
+// (trc_encode_raw); ports, timing and behaviour on bad input: docs/rtl.md.
+// Parameters:
+//   NT     - delta bits, 2..32 (paper: 23)
+//   FID_W  - function id bits, 1..31 (paper: 15)
+//   TYPE_W - OS info type bits, 3..16 (paper: 7)
+//   VAL_W  - OS info value bits, 1..32 (paper: 16)
+//   ND_F   - function dictionary address bits, 1..8, <= FID_W
+//   ND_T   - type dictionary address bits, 1..8, <= TYPE_W
+//   ND_V   - value dictionary address bits, 1..8, <= VAL_W
+//   OUT_W  - output word width: 8, 16, 32 or 64
+//   INFO_W - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
+`default_nettype none
+
+module trc_enc #(
+    parameter NT     = 23,
+    parameter FID_W  = 15,
+    parameter TYPE_W = 7,
+    parameter VAL_W  = 16,
+    parameter ND_F   = 3,
+    parameter ND_T   = 3,
+    parameter ND_V   = 3,
+    parameter OUT_W  = 64,
+    parameter INFO_W = (1 + FID_W > TYPE_W + VAL_W) ? 1 + FID_W : TYPE_W + VAL_W
+) (
+    input  wire                 clk,
+    input  wire                 rst,
+    // ---- raw records in: {os, delta[NT-1:0], info[INFO_W-1:0]}
+    input  wire [NT+INFO_W:0]   s_axis_tdata,
+    input  wire                 s_axis_tvalid,
+    output wire                 s_axis_tready,
+    // ---- compressed stream out
+    output wire [OUT_W-1:0]     m_axis_tdata,
+    output wire [OUT_W/8-1:0]   m_axis_tkeep,
+    output wire                 m_axis_tlast,
+    output wire                 m_axis_tvalid,
+    input  wire                 m_axis_tready
+);
+
+    localparam NZ     = $clog2(NT + 1);
+    localparam FW_C   = ND_F + 1 + FID_W;
+    localparam OW_C   = ND_T + TYPE_W + ND_V + VAL_W;
+    // Longest coded record: full timestamp, kind bit, escaped payload.
+    localparam MAXLEN = NZ + NT - 1 + 1 + (FW_C > OW_C ? FW_C : OW_C);
+    localparam LENW   = $clog2(MAXLEN + 1);
+    localparam REC_W  = 1 + NT + INFO_W;
+
+    // ---- parameter checks: a message where the tool can print one, then a
+    // missing module, which stops Verilator, Icarus and Yosys alike.
+    generate
+        if (NT < 2 || NT > 32) begin : g_bad_nt
+`ifndef __ICARUS__
+            $error("trc_enc: NT must be 2..32");
+`endif
+            trc_bad_param_NT u_stop ();
+        end
+        if (FID_W < 1 || FID_W > 31) begin : g_bad_fid_w
+`ifndef __ICARUS__
+            $error("trc_enc: FID_W must be 1..31");
+`endif
+            trc_bad_param_FID_W u_stop ();
+        end
+        if (TYPE_W < 3 || TYPE_W > 16) begin : g_bad_type_w
+`ifndef __ICARUS__
+            $error("trc_enc: TYPE_W must be 3..16");
+`endif
+            trc_bad_param_TYPE_W u_stop ();
+        end
+        if (VAL_W < 1 || VAL_W > 32) begin : g_bad_val_w
+`ifndef __ICARUS__
+            $error("trc_enc: VAL_W must be 1..32");
+`endif
+            trc_bad_param_VAL_W u_stop ();
+        end
+        if (ND_F < 1 || ND_F > 8 || ND_F > FID_W || ND_T < 1 || ND_T > 8 ||
+            ND_T > TYPE_W || ND_V < 1 || ND_V > 8 || ND_V > VAL_W) begin : g_bad_nd
+`ifndef __ICARUS__
+            $error("trc_enc: ND_F/ND_T/ND_V must be 1..8 and <= their field width");
+`endif
+            trc_bad_param_ND u_stop ();
+        end
+        if (OUT_W != 8 && OUT_W != 16 && OUT_W != 32 && OUT_W != 64) begin : g_bad_out_w
+`ifndef __ICARUS__
+            $error("trc_enc: OUT_W must be 8, 16, 32 or 64");
+`endif
+            trc_bad_param_OUT_W u_stop ();
+        end
+        if (INFO_W != ((1 + FID_W > TYPE_W + VAL_W) ? 1 + FID_W : TYPE_W + VAL_W))
+        begin : g_bad_info_w
+`ifndef __ICARUS__
+            $error("trc_enc: INFO_W is derived, leave it at its default");
+`endif
+            trc_bad_param_INFO_W u_stop ();
+        end
+    endgenerate
+
+    // ---- stage 1: input register slice (s_axis_tready straight from a flop)
+    wire [REC_W-1:0] in_rec;
+    wire             in_valid, in_ready;
+    trc_skid #(.W(REC_W)) u_skid (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready),
+        .m_axis_tdata(in_rec), .m_axis_tvalid(in_valid), .m_axis_tready(in_ready)
+    );
+
+    // ---- stage 2: timestamp + dictionaries -> coded record
+    wire [MAXLEN-1:0] cd_bits;
+    wire [LENW-1:0]   cd_len;
+    wire              cd_flush, cd_valid, cd_ready;
+    trc_coder #(
+        .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
+        .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W),
+        .MAXLEN(MAXLEN), .LENW(LENW)
+    ) u_coder (
+        .clk(clk), .rst(rst),
+        .s_rec(in_rec), .s_valid(in_valid), .s_ready(in_ready),
+        .m_bits(cd_bits), .m_len(cd_len), .m_flush(cd_flush),
+        .m_valid(cd_valid), .m_ready(cd_ready)
+    );
+
+    // ---- stage 3: bit packer + output register
+    trc_packer #(.OUT_W(OUT_W), .MAXLEN(MAXLEN), .LENW(LENW)) u_packer (
+        .clk(clk), .rst(rst),
+        .s_bits(cd_bits), .s_len(cd_len), .s_flush(cd_flush),
+        .s_valid(cd_valid), .s_ready(cd_ready),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+        .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready)
+    );
+
+endmodule
+
+`resetall
