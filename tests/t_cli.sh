@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The trc command line on the real sample traces: round trips, stats rules,
+# stdin/stdout, --raw, parameter options, bin v1, and clear errors on bad
+# input. Expected figures come from the input files (grep/awk), not from trc.
+set -u
+cd "$(dirname "$0")/.."
+TRC=${TRC:-build/trc}
+ASAN=${ASAN:-build/asan/trc}
+W=build/tmp/cli
+mkdir -p $W
+t() { local name=$1; shift; if "$@" >$W/last.out 2>&1; then echo "ok $name"; else echo "not ok $name"; sed 's/^/  /' $W/last.out | head -5; fi; }
+# expect_fail NAME PATTERN CMD...: CMD exits 1 (error) or 2 (usage) and
+# stderr matches PATTERN
+expect_fail() {
+  local name=$1 pat=$2; shift 2
+  "$@" >$W/ef.out 2>$W/ef.err; local rc=$?
+  if [ $rc -eq 1 -o $rc -eq 2 ] && grep -Eq "$pat" $W/ef.err; then echo "ok $name"
+  else echo "not ok $name (rc $rc)"; head -3 $W/ef.err; fi
+}
+
+traces=$(ls tests/data/*_t*.txt.xz)
+for x in $traces; do
+  n=$(basename $x .txt.xz)
+  xz -dc $x > $W/$n.txt
+  grep -v '^#' $W/$n.txt > $W/$n.canon
+  t "round_trip_$n" bash -c "$TRC compress $W/$n.txt $W/$n.trc && $TRC decompress $W/$n.trc $W/$n.out && cmp $W/$n.canon $W/$n.out"
+  # stats rules: counts and raw widths from the text itself
+  $TRC stats $W/$n.trc --json > $W/$n.json
+  awk -v json="$W/$n.json" '
+    $2=="E"||$2=="X" {f++} $2=="O" {o++} $2=="L" {l++}
+    { d=$1; if (d > 8388607) ext += int((d-1)/8388607) }
+    END { printf "%d %d %d %d\n", f, o, l, ext }' $W/$n.canon > $W/$n.want
+  t "stats_rules_$n" python3 - $W/$n.json $W/$n.want $W/$n.trc <<'PY'
+import json, os, sys
+s = json.load(open(sys.argv[1]))
+f, o, l, ext = map(int, open(sys.argv[2]).read().split())
+r, fl = s["records"], s["fields"]
+os_all = o + l + ext + 1                      # + TIME_EXT + the final END
+assert r["function"] == f, (r["function"], f)
+assert r["os"] == os_all and r["time_ext"] == ext and r["end"] == 1 and r["lost"] == l, r
+assert r["trace"] == f + o + l
+assert fl["timestamp"]["raw"] == 23 * (f + os_all)
+assert fl["function"]["raw"] == 16 * f
+assert fl["type"]["raw"] == 7 * os_all and fl["value"]["raw"] == 16 * os_all
+coded = sum(fl[k]["coded"] for k in ("timestamp", "function", "type", "value"))
+assert fl["kind"]["coded"] == f + os_all
+assert (coded + fl["kind"]["coded"] + s["padding_bits"]) == 8 * s["stream_bytes"]
+assert s["stream_bytes"] == os.path.getsize(sys.argv[3]) - 16
+PY
+done
+
+n=lua_errors_t10
+t asan_round_trip_$n bash -c "$ASAN compress $W/$n.txt $W/a.trc && $ASAN decompress $W/a.trc - | cmp - $W/$n.canon && $ASAN stats $W/a.trc >/dev/null"
+t stats_of_text_equals_stats_of_trc bash -c "cmp <($TRC stats $W/$n.txt --json) <($TRC stats $W/$n.trc --json)"
+t stats_text_table bash -c "$TRC stats $W/$n.trc | grep -q 'total (with kind bit)'"
+t stdin_stdout bash -c "cat $W/$n.txt | $TRC compress - - | $TRC decompress - - | cmp - $W/$n.canon"
+t raw_stream bash -c "$TRC compress --raw $W/$n.txt $W/r.bin && $TRC decompress --raw $W/r.bin - | cmp - $W/$n.canon && [ \$(stat -c %s $W/r.bin) -eq \$(( \$(stat -c %s $W/$n.trc) - 16 )) ]"
+for opt in "--nt 16" "--nt 32" "--dict-bits 1" "--dict-bits 2" "--dict-bits 4" "--dict-bits 8,7,8" "--dict-bits 2,4,5" "--type-bits 4 --value-bits 20" "--fid-bits=10"; do
+  name=$(echo "$opt" | tr -c 'a-z0-9\n' '_')
+  t "params_round_trip$name" bash -c "$TRC compress $opt $W/$n.txt $W/p.trc && $TRC decompress $W/p.trc - | cmp - $W/$n.canon && $TRC decompress --raw $opt <(tail -c +17 $W/p.trc) - | cmp - $W/$n.canon"
+done
+t nt16_splits_more bash -c "[ \$($TRC stats --nt 16 $W/$n.txt --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"records\"][\"time_ext\"])') -gt \$(python3 -c 'import json; print(json.load(open(\"$W/$n.json\"))[\"records\"][\"time_ext\"])') ]"
+
+# bin v1: 6 bytes per record and per TIME_EXT, and back to the same text
+read f o l ext < $W/$n.want
+t bin_v1_round_trip bash -c "$TRC convert $W/$n.txt $W/$n.bin --to bin && $TRC convert $W/$n.bin - --to text | cmp - $W/$n.canon"
+[ "$(stat -c %s $W/$n.bin)" -eq $(( 6 * (f + o + l + ext) )) ] && echo "ok bin_v1_size_matches_records" || echo "not ok bin_v1_size_matches_records"
+
+# Errors name the file and the line, or the byte and bit.
+printf '0 E 1\n# c\n5 Q 1\n' > $W/bad.txt
+expect_fail text_error_names_line "bad.txt:3:3: malformed" $TRC compress $W/bad.txt $W/x.trc
+printf '0 E 1\n7 O 125 0\n' > $W/res.txt
+expect_fail text_reserved_type "res.txt:2:5: reserved" $TRC compress $W/res.txt $W/x.trc
+expect_fail text_id_out_of_range "lua_errors_t10.txt:[0-9]+:[0-9]+: record field" $TRC compress --fid-bits 4 $W/$n.txt $W/x.trc
+head -c 1000 $W/$n.trc > $W/cut.trc
+expect_fail truncated_stream "cut.trc: byte [0-9]+, bit [0-7]: stream truncated" $TRC decompress $W/cut.trc $W/x.txt
+printf 'hello' > $W/nomagic
+expect_fail not_a_trc_file "not a .trc file" $TRC decompress $W/nomagic $W/x.txt
+{ printf '\x89TRC\x01\x00\x40\x0f\x07\x10\x03\x03\x03\x00\x00\x00'; } > $W/badhdr.trc
+expect_fail bad_header "bad .trc header" $TRC decompress $W/badhdr.trc $W/x.txt
+printf '\xc0\x00\x00\x00' > $W/corrupt.bin
+expect_fail corrupt_stream "byte 0, bit 0: stream corrupt" $TRC decompress --raw $W/corrupt.bin $W/x.txt
+expect_fail missing_file "nosuch: No such file" $TRC compress $W/nosuch $W/x.trc
+expect_fail bad_param "parameters out of range" $TRC compress --nt 40 $W/$n.txt $W/x.trc
+head -c 1001 $W/$n.bin > $W/cut.bin
+expect_fail bin_truncated "byte 996: truncated 48-bit word" $TRC convert $W/cut.bin $W/x.txt --to text
+
+# Any bytes end in output or a clear error (ASan build; crashes exit >1).
+ok=1
+for seed in $(seq 1 40); do
+  head -c $((seed * 97)) /dev/urandom > $W/junk
+  timeout 10 $ASAN decompress --raw $W/junk /dev/null 2>/dev/null; rc=$?
+  [ $rc -le 1 ] || { ok=0; echo "  junk seed $seed rc $rc"; cp $W/junk $W/junk.fail; }
+  cp $W/$n.trc $W/flip.trc
+  printf "\\x$(printf %02x $((seed * 37 % 256)))" | dd of=$W/flip.trc bs=1 seek=$((seed * 1013)) conv=notrunc 2>/dev/null
+  timeout 10 $ASAN decompress $W/flip.trc /dev/null 2>/dev/null; rc=$?
+  [ $rc -le 1 ] || { ok=0; echo "  flip seed $seed rc $rc"; }
+done
+[ $ok = 1 ] && echo "ok random_and_flipped_bytes_no_crash" || echo "not ok random_and_flipped_bytes_no_crash"
