@@ -2,12 +2,15 @@
  * trc_encoder.c - the encoder: per-field coders (timestamp, function and OS
  * dictionaries) writing MSB-first bits into a byte stream.
  */
+#include <string.h>
+
 #include "trc.h"
 #include "trc_dict.h"
 
-/* Bit writer over the caller's buffer; the encoder keeps < 8 bits between
- * calls in e->acc. Every put is at most 32 bits and w->n stays < 32 after
- * each put, so the 64-bit accumulator never drops a pending bit. */
+/* Bit writer over the caller's buffer. Between flushes acc holds n valid
+ * bits (right-aligned); flush() stores 8 bytes at once and keeps the < 8 bits
+ * of a partial byte, so one put may carry up to 56 bits. The 8-byte store can
+ * run past the last whole byte: callers keep TRC_MAX_RECORD_BYTES of room. */
 typedef struct {
     uint8_t *dst;
     size_t pos;
@@ -15,27 +18,26 @@ typedef struct {
     unsigned n;
 } bitw;
 
-static inline void put(bitw *w, uint32_t v, unsigned bits)
+static inline void put(bitw *w, uint64_t v, unsigned bits)
 {
     w->acc = (w->acc << bits) | v;
     w->n += bits;
-    if (w->n >= 32) {
-        uint32_t word = (uint32_t)(w->acc >> (w->n - 32));
-        w->dst[w->pos] = (uint8_t)(word >> 24);
-        w->dst[w->pos + 1] = (uint8_t)(word >> 16);
-        w->dst[w->pos + 2] = (uint8_t)(word >> 8);
-        w->dst[w->pos + 3] = (uint8_t)word;
-        w->pos += 4;
-        w->n -= 32;
-    }
 }
 
-/* Writes out whole bytes, keeping the < 8 bits of a partial byte. */
-static void drain(bitw *w)
+static inline void flush(bitw *w)
 {
-    while (w->n >= 8) {
-        w->dst[w->pos++] = (uint8_t)(w->acc >> (w->n - 8));
-        w->n -= 8;
+    if (w->n >= 8) {
+        uint64_t x = w->acc << (64u - w->n);
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        x = __builtin_bswap64(x);
+        memcpy(w->dst + w->pos, &x, 8);
+#else
+        for (int i = 0; i < 8; i++)
+            w->dst[w->pos + (size_t)i] = (uint8_t)(x >> (56 - 8 * i));
+#endif
+        w->pos += w->n >> 3;
+        w->n &= 7u;
     }
 }
 
@@ -43,7 +45,7 @@ static void pad_to_byte(bitw *w)
 {
     if (w->n & 7u)
         put(w, 0, 8u - (w->n & 7u));
-    drain(w);
+    flush(w);
 }
 
 static void reset_dicts(trc_encoder *e)
@@ -67,17 +69,20 @@ trc_error trc_encoder_init(trc_encoder *e, const trc_params *p)
     return TRC_OK;
 }
 
-static void put_timestamp(const trc_encoder *e, bitw *w, uint32_t d)
+/* Timestamp code (z in NZ bits, then the bits below the leading one) and
+ * the kind bit, as one put of at most 6 + 31 + 1 bits. */
+static inline void put_time_kind(const trc_encoder *e, bitw *w, uint32_t d,
+                                 unsigned kind)
 {
-    unsigned nt = e->p.nt;
     if (d == 0) {
-        put(w, nt, e->nz);
-        return;
+        put(w, ((uint64_t)e->p.nt << 1) | kind, e->nz + 1u);
+    } else {
+        unsigned top = 31u - (unsigned)__builtin_clz(d); /* leading one */
+        uint64_t code = ((uint64_t)(e->p.nt - 1u - top) << top) |
+                        (d & ((UINT32_C(1) << top) - 1u));
+        put(w, (code << 1) | kind, e->nz + top + 1u);
     }
-    unsigned top = 31u - (unsigned)__builtin_clz(d); /* position of the leading one */
-    put(w, nt - 1u - top, e->nz);                    /* z = leading zeros */
-    if (top)
-        put(w, d & ((1u << top) - 1u), top);
+    flush(w);
 }
 
 /* Dictionary coder: hit writes the address, miss the escape and raw key. */
@@ -89,25 +94,23 @@ static void put_dict(bitw *w, trc_dict *d, unsigned nd, uint32_t key,
         put(w, a, nd);
         d->entry[a] ^= flip;
     } else {
-        put(w, d->size, nd);
-        put(w, key, key_w);
+        put(w, ((uint64_t)d->size << key_w) | key, nd + key_w);
         trc_dict_push(d, key ^ flip);
     }
+    flush(w);
 }
 
 /* Codes one raw record already checked by trc_raw_check(). */
 static void put_raw(trc_encoder *e, bitw *w, const trc_record *r)
 {
     const trc_params *p = &e->p;
-    put_timestamp(e, w, (uint32_t)r->delta);
+    put_time_kind(e, w, (uint32_t)r->delta, r->kind == TRC_OS);
     if (r->kind != TRC_OS) {
-        put(w, 0, 1);
         uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;
         put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u,
                  UINT32_C(1) << p->fid_w);
         return;
     }
-    put(w, 1, 1);
     put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
     put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
     if (r->a == TRC_TYPE_END(p) || r->a == TRC_TYPE_SYNC(p))
@@ -124,7 +127,7 @@ static bitw writer(const trc_encoder *e, uint8_t *dst)
 
 static void writer_done(trc_encoder *e, bitw *w, size_t *dst_len)
 {
-    drain(w);
+    flush(w);
     e->acc = w->acc & 0xffu;
     e->nacc = w->n;
     *dst_len = w->pos;
@@ -142,8 +145,19 @@ trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
     size_t limit = cap - TRC_MAX_RECORD_BYTES;
     trc_error err = TRC_OK;
     size_t i = 0;
+    const uint64_t dmax = (UINT64_C(1) << e->p.nt) - 1u;
+    const uint32_t fmask = (uint32_t)((UINT64_C(1) << e->p.fid_w) - 1u);
+    const uint64_t vmax = (UINT64_C(1) << e->p.val_w) - 1u;
+    const uint32_t lost = TRC_TYPE_LOST(&e->p);
     for (; i < n && w.pos <= limit; i++) {
         const trc_record *r = &src[i];
+        /* Fast path: a valid record that needs no TIME_EXT and no lowering. */
+        if (r->delta <= dmax && !e->in_record &&
+            (r->kind <= TRC_EXIT ? r->a <= fmask && r->b == 0
+                                 : r->kind == TRC_OS && r->a < lost && r->b <= vmax)) {
+            put_raw(e, &w, r);
+            continue;
+        }
         if (!e->in_record) {
             err = trc_record_check(&e->p, r);
             if (err != TRC_OK)
