@@ -64,3 +64,15 @@ demo: deps $(B)/trc $(DEMO_DEPS)
 
 clean:
 	rm -rf $(B)
+
+# libFuzzer targets (clang): tests/fuzz/fuzz_*.c against the library sources.
+FUZZ := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) model/trc.h
+	@mkdir -p $(dir $@)
+	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=all -Imodel $< $(LIB_SRCS) -o $@
+TEST_DEPS += $(FUZZ)
+
+.PHONY: fuzz
+fuzz: deps $(FUZZ) $(B)/trc
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-300} tests/t_fuzz.sh
