@@ -60,7 +60,7 @@ bench: deps $(B)/trc $(B)/trc_bench
 	@tests/bench.sh
 
 demo: deps $(B)/trc $(DEMO_DEPS)
-	@tests/demo.sh
+	@tools/demo.sh
 
 clean:
 	rm -rf $(B)
