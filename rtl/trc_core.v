@@ -1,0 +1,99 @@
+// trc_core: trace compressor for a real MPU: time-stamper (events on a valid
+// strobe, no back-pressure) -> input FIFO -> trc_enc. A full FIFO drops
+// events and counts them; a LOST record with the count follows as soon as
+// there is room. flush writes END. Ports and timing: docs/rtl.md.
+// Parameters:
+//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W - as in trc_enc
+//   PRESCALE - clock cycles per tick, >= 1
+//   FIFO_AW  - input FIFO address bits (2^FIFO_AW records), 1..16
+//   DT_W     - ticks counter width, NT+1..64: time stays exact while records
+//              wait for room less than 2^DT_W-1 ticks
+//   INFO_W   - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
+`default_nettype none
+
+module trc_core #(
+    parameter NT       = 23,
+    parameter FID_W    = 15,
+    parameter TYPE_W   = 7,
+    parameter VAL_W    = 16,
+    parameter ND_F     = 3,
+    parameter ND_T     = 3,
+    parameter ND_V     = 3,
+    parameter OUT_W    = 64,
+    parameter PRESCALE = 1,
+    parameter FIFO_AW  = 4,
+    parameter DT_W     = 48,
+    parameter INFO_W   = (1 + FID_W > TYPE_W + VAL_W) ? 1 + FID_W : TYPE_W + VAL_W
+) (
+    input  wire                 clk,
+    input  wire                 rst,
+    // ---- events from the target (never stalled)
+    input  wire                 ev_valid,
+    input  wire                 ev_os,     // 0 function, 1 OS info
+    input  wire [INFO_W-1:0]    ev_info,   // layout as trc_enc's info field
+    input  wire                 flush,     // write END and end the word
+    output wire                 drop,      // pulse: an event was dropped
+    // ---- compressed stream out
+    output wire [OUT_W-1:0]     m_axis_tdata,
+    output wire [OUT_W/8-1:0]   m_axis_tkeep,
+    output wire                 m_axis_tlast,
+    output wire                 m_axis_tvalid,
+    input  wire                 m_axis_tready
+);
+
+    localparam REC_W = 1 + NT + INFO_W;
+
+    generate
+        if (PRESCALE < 1) begin : g_bad_prescale
+`ifndef __ICARUS__
+            $error("trc_core: PRESCALE must be >= 1");
+`endif
+            trc_bad_param_PRESCALE u_stop ();
+        end
+        if (FIFO_AW < 1 || FIFO_AW > 16) begin : g_bad_fifo_aw
+`ifndef __ICARUS__
+            $error("trc_core: FIFO_AW must be 1..16");
+`endif
+            trc_bad_param_FIFO_AW u_stop ();
+        end
+        if (DT_W <= NT || DT_W > 64) begin : g_bad_dt_w
+`ifndef __ICARUS__
+            $error("trc_core: DT_W must be NT+1..64");
+`endif
+            trc_bad_param_DT_W u_stop ();
+        end
+    endgenerate
+
+    wire [REC_W-1:0] ts_rec, fi_rec;
+    wire             ts_valid, ts_ready, fi_valid, fi_ready;
+
+    trc_tstamp #(
+        .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
+        .PRESCALE(PRESCALE), .DT_W(DT_W)
+    ) u_tstamp (
+        .clk(clk), .rst(rst),
+        .ev_valid(ev_valid), .ev_os(ev_os), .ev_info(ev_info), .flush(flush),
+        .drop(drop),
+        .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tready(ts_ready)
+    );
+
+    trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_ready),
+        .m_axis_tdata(fi_rec), .m_axis_tvalid(fi_valid), .m_axis_tready(fi_ready)
+    );
+
+    trc_enc #(
+        .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
+        .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W)
+    ) u_enc (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(fi_rec), .s_axis_tvalid(fi_valid), .s_axis_tready(fi_ready),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+        .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready)
+    );
+
+endmodule
+
+`resetall

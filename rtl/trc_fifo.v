@@ -1,0 +1,65 @@
+// trc_fifo: synchronous FIFO with AXI-Stream handshakes (first-word
+// fall-through). s_axis_tready is low exactly when it is full.
+// Parameters:
+//   W  - data width
+//   AW - address bits; 2^AW entries
+`default_nettype none
+
+module trc_fifo #(
+    parameter W  = 47,
+    parameter AW = 4
+) (
+    input  wire         clk,
+    input  wire         rst,
+    // ---- in
+    input  wire [W-1:0] s_axis_tdata,
+    input  wire         s_axis_tvalid,
+    output wire         s_axis_tready,
+    // ---- out
+    output wire [W-1:0] m_axis_tdata,
+    output wire         m_axis_tvalid,
+    input  wire         m_axis_tready
+);
+
+    localparam DEPTH = 1 << AW;
+
+    reg [W-1:0] mem [0:DEPTH-1];
+    reg [AW:0]  wp_q, wp_d, rp_q, rp_d;
+
+    wire empty = wp_q == rp_q;
+    wire full  = wp_q == {~rp_q[AW], rp_q[AW-1:0]};
+    wire wr    = s_axis_tvalid && !full;
+    wire rd    = m_axis_tvalid && m_axis_tready;
+
+    assign s_axis_tready = !full;
+    assign m_axis_tvalid = !empty;
+    assign m_axis_tdata  = mem[rp_q[AW-1:0]];
+
+    always @* begin
+        wp_d = wr ? wp_q + 1'b1 : wp_q;
+        rp_d = rd ? rp_q + 1'b1 : rp_q;
+    end
+
+    always @(posedge clk) begin
+        if (wr)
+            mem[wp_q[AW-1:0]] <= s_axis_tdata;
+        if (rst) begin
+            wp_q <= {(AW+1){1'b0}};
+            rp_q <= {(AW+1){1'b0}};
+        end else begin
+            wp_q <= wp_d;
+            rp_q <= rp_d;
+        end
+    end
+
+`ifdef TRC_ASSERT
+    always @(posedge clk) begin
+        if (!rst)
+            assert (!(s_axis_tvalid && full))
+                else $error("%m: write while full (the writer must check s_axis_tready)");
+    end
+`endif
+
+endmodule
+
+`resetall
