@@ -31,8 +31,9 @@ static inline uint64_t load_be64(const uint8_t *s)
 #endif
 }
 
-/* Returns the next n bits, 1 <= n <= 32. */
-static inline uint32_t get(bitr *r, unsigned n)
+/* Returns the 64 bits from the read position, MSB-aligned; at least the top
+ * 57 are stream bits (zeros past the end). Does not advance. */
+static inline uint64_t peek(const bitr *r)
 {
     uint64_t byte = r->pos >> 3;
     uint64_t v;
@@ -43,9 +44,18 @@ static inline uint32_t get(bitr *r, unsigned n)
         for (uint64_t i = byte; i < byte + 8; i++)
             v = (v << 8) | (i < r->len ? r->src[i] : 0u);
     }
-    v <<= r->pos & 7u;
+    return v << (r->pos & 7u);
+}
+
+/* Top n bits of v, 1 <= n <= 57. */
+#define TOP(v, n) ((uint32_t)((v) >> (64u - (n))))
+
+/* Returns the next n bits, 1 <= n <= 32, and advances. */
+static inline uint32_t get(bitr *r, unsigned n)
+{
+    uint32_t x = TOP(peek(r), n);
     r->pos += n;
-    return (uint32_t)(v >> (64u - n));
+    return x;
 }
 
 static void reset_dicts(trc_decoder *d)
@@ -75,7 +85,8 @@ uint64_t trc_decoder_bit_offset(const trc_decoder *d)
 static uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned key_w,
                          uint32_t flip, trc_stats *st, int f)
 {
-    unsigned a = get(r, nd);
+    uint64_t v = peek(r);
+    unsigned a = TOP(v, nd);
     uint32_t key;
     st->lookups[f - TRC_F_FUNCTION]++;
     if (a < dict->size) {
@@ -83,10 +94,12 @@ static uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned key_w,
         dict->entry[a] ^= flip;
         st->hits[f - TRC_F_FUNCTION]++;
         st->coded_bits[f] += nd;
+        r->pos += nd;
     } else {
-        key = get(r, key_w);
+        key = TOP(v << nd, key_w);
         trc_dict_push(dict, key ^ flip);
         st->coded_bits[f] += nd + key_w;
+        r->pos += nd + key_w;
     }
     return key;
 }
@@ -98,22 +111,26 @@ static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
 {
     const trc_params *p = &d->p;
     trc_stats *st = &d->st;
-    uint32_t z = get(r, d->nz), delta = 0;
+    /* Timestamp and kind bit: at most 6 + 31 + 1 bits, one peek. */
+    uint64_t v = peek(r);
+    uint32_t z = TOP(v, d->nz), delta = 0;
+    unsigned low = 0;
     if (z > p->nt)
         return TRC_ERR_CORRUPT;
-    st->coded_bits[TRC_F_TIMESTAMP] += d->nz;
     if (z < p->nt) {
-        unsigned low = p->nt - 1u - z;
+        low = p->nt - 1u - z;
         delta = UINT32_C(1) << low;
         if (low)
-            delta |= get(r, low);
-        st->coded_bits[TRC_F_TIMESTAMP] += low;
+            delta |= TOP(v << d->nz, low);
     }
+    unsigned os = (unsigned)((v << (d->nz + low)) >> 63);
+    r->pos += d->nz + low + 1u;
+    st->coded_bits[TRC_F_TIMESTAMP] += d->nz + low;
     st->raw_bits[TRC_F_TIMESTAMP] += p->nt;
     st->kind_bits++;
     *emit = 0;
 
-    if (get(r, 1) == 0) {
+    if (!os) {
         uint32_t flip = UINT32_C(1) << p->fid_w;
         uint32_t key = get_dict(r, &d->fdict, p->nd_f, p->fid_w + 1u, flip,
                                 st, TRC_F_FUNCTION);
