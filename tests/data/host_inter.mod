@@ -1,0 +1,2 @@
+m1 Main A B D
+m2 G

@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# Host tools suite: import-ftrace, export (Perfetto JSON, CTF via the real
+# babeltrace2), calltree, the capture library. One line per check. Expected
+# values come from the hand-built tests/data/host_* files (totals known by
+# construction) or from independent tools (grep -c, nm, babeltrace2, python).
+set -u
+cd "$(dirname "$0")/.."
+T=build/trc
+D=tests/data
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+
+ok() { echo "ok $1"; }
+no() { echo "not ok $1${2:+ ($2)}"; }
+check() { # NAME COMMAND...: ok when the command succeeds
+  local n=$1; shift
+  if "$@" >"$W/check.out" 2>&1; then ok "$n"; else no "$n" "$(head -c 300 "$W/check.out" | tr '\n' ' ')"; fi
+}
+same() { # NAME EXPECTED-FILE ACTUAL-FILE
+  if cmp -s "$2" "$3"; then ok "$1"; else no "$1" "$(diff "$2" "$3" | head -5 | tr '\n' ' ')"; fi
+}
+records() { grep -v '^#' "$1"; }
+
+# ---- import-ftrace on the real samples: counts per type = grep -c ----------
+declare -A type=([sched_switch]=1 [irq_handler_entry]=2 [softirq_entry]=3
+                 [sched_wakeup]=4 [sched_process_fork]=5 [sched_process_exit]=6)
+for s in lua_calls zlib_deflate; do
+  xz -dc $D/$s.ftrace.xz > "$W/$s.ftrace"
+  if ! $T import-ftrace "$W/$s.ftrace" "$W/$s.os.txt" 2>"$W/$s.log"; then
+    no "ftrace_$s_runs" "$(cat "$W/$s.log")"; continue
+  fi
+  bad=""
+  for ev in "${!type[@]}"; do
+    want=$(grep -c " $ev: " "$W/$s.ftrace")
+    got=$(awk -v t="${type[$ev]}" '$2 == "O" && $3 == t' "$W/$s.os.txt" | wc -l)
+    [ "$want" = "$got" ] || bad="$bad $ev:$want/$got"
+  done
+  [ -z "$bad" ] && ok "ftrace_${s}_counts_match_grep" || no "ftrace_${s}_counts_match_grep" "$bad"
+  # every other event line is reported, none silently dropped
+  events=$(grep -v '^#' "$W/$s.ftrace" | grep -c ': [a-z_]*: ')
+  got=$(records "$W/$s.os.txt" | wc -l)
+  other=$(sed -n 's/.*other (unmapped) events: //p' "$W/$s.log")
+  [ "$events" = "$((got + other))" ] && ok "ftrace_${s}_all_events_accounted" \
+    || no "ftrace_${s}_all_events_accounted" "$events != $got + $other"
+  # deltas in 10 ns ticks add up to last - first timestamp
+  first=$(grep -v '^#' "$W/$s.ftrace" | head -1 | sed 's/.* \([0-9]*\.[0-9]*\): .*/\1/')
+  last=$(grep -v '^#' "$W/$s.ftrace" | tail -1 | sed 's/.* \([0-9]*\.[0-9]*\): .*/\1/')
+  want=$(python3 -c "print(round(($last - $first) * 1e8))")
+  got=$(records "$W/$s.os.txt" | awk '{s += $1} END {print s}')
+  [ "$want" = "$got" ] && ok "ftrace_${s}_time_span" || no "ftrace_${s}_time_span" "$want != $got"
+  # the .trc form holds the same records
+  $T import-ftrace "$W/$s.ftrace" "$W/$s.os.trc" 2>/dev/null &&
+    $T decompress "$W/$s.os.trc" "$W/$s.os.back" 2>/dev/null
+  records "$W/$s.os.txt" > "$W/$s.os.rec"
+  same "ftrace_${s}_trc_output" "$W/$s.os.rec" "$W/$s.os.back"
+done
+
+# ---- import-ftrace on the hand-built file: formats, CPU filter, cut, map ----
+cat > "$W/exp_all" <<'EOF'
+0 O 1 4464
+100 O 2 19
+100 O 3 9
+100 O 4 42
+100 O 5 4465
+100 O 6 4465
+300 O 1 0
+100 O 4 5
+EOF
+$T import-ftrace $D/host_ftrace.txt "$W/all.txt" 2>"$W/all.log"
+records "$W/all.txt" > "$W/all.rec"
+same ftrace_handbuilt_default_map "$W/exp_all" "$W/all.rec"
+check ftrace_reports_cut_values grep -q '3 values cut to 16 bits' "$W/all.log"
+check ftrace_reports_other_events grep -q 'other (unmapped) events: 2' "$W/all.log"
+check ftrace_reports_unparsed_lines grep -q '1 lines are not event lines' "$W/all.log"
+check ftrace_timebase_line grep -qx '# trc-timebase clock=monotonic tick_ns=10 t0_ns=100000001000' "$W/all.txt"
+cat > "$W/exp_cpu0" <<'EOF'
+0 O 1 4464
+100 O 2 19
+300 O 5 4465
+100 O 6 4465
+200 O 8 5
+100 O 1 0
+100 O 4 5
+EOF
+$T import-ftrace $D/host_ftrace.txt - --cpu 0 --map sched_waking=8:pid 2>/dev/null | records /dev/stdin > "$W/cpu0.rec"
+same ftrace_cpu_filter_and_map_option "$W/exp_cpu0" "$W/cpu0.rec"
+$T import-ftrace $D/host_ftrace.txt - --tick 1000 --no-default-map \
+  --map irq_handler_entry=2:irq 2>/dev/null | records /dev/stdin > "$W/tick.rec"
+printf '0 O 2 19\n' > "$W/exp_tick"
+same ftrace_tick_and_no_default_map "$W/exp_tick" "$W/tick.rec"
+check ftrace_rejects_reserved_type bash -c "! $T import-ftrace $D/host_ftrace.txt - --map sched_switch=124:next_pid"
+
+# ---- merge with a capture trace by absolute time ----------------------------
+cat > "$W/exp_merge" <<'EOF'
+50 E 0
+50 O 1 4464
+50 E 1
+50 O 2 19
+100 O 3 9
+50 X 1
+50 O 4 42
+100 O 5 4465
+100 O 6 4465
+250 X 0
+50 O 1 0
+100 O 4 5
+EOF
+$T import-ftrace $D/host_ftrace.txt "$W/merge.txt" --merge $D/host_cap.txt 2>/dev/null
+records "$W/merge.txt" > "$W/merge.rec"
+same ftrace_merge_by_time "$W/exp_merge" "$W/merge.rec"
+head -10 "$W/exp_merge" > "$W/exp_clip"
+$T import-ftrace $D/host_ftrace.txt - --merge $D/host_cap.txt --clip 2>/dev/null \
+  | records /dev/stdin > "$W/clip.rec"
+same ftrace_merge_clip "$W/exp_clip" "$W/clip.rec"
+records $D/host_cap.txt > "$W/cap_notb.txt"
+check ftrace_merge_needs_timebase bash -c "! $T import-ftrace $D/host_ftrace.txt - --merge $W/cap_notb.txt"
+$T import-ftrace $D/host_ftrace.txt - --merge "$W/cap_notb.txt" --merge-t0 100000000000 \
+  2>/dev/null | records /dev/stdin > "$W/mt0.rec"
+same ftrace_merge_t0_option "$W/exp_merge" "$W/mt0.rec"
+
+# ---- calltree on hand-built traces (totals known by construction) -----------
+cat > "$W/exp_fig1" <<'EOF'
+Main (3000 / 10000)
+  funcA (1500 / 4000)
+    funcC (1300 / 1300)
+    funcD (1200 / 1200)
+  funcB (1700 / 3000)
+    funcE (800 / 1300)
+      funcF (500 / 500)
+EOF
+$T calltree $D/host_fig1.txt > "$W/fig1.out" 2>/dev/null
+same calltree_paper_figure1 "$W/exp_fig1" "$W/fig1.out"
+cat > "$W/exp_m2" <<'EOF'
+Main [module1] (4500 / 10000)
+  funcB [module2] (2500 / 3000)
+    funcF [module4] (500 / 500)
+  funcC [module2] (1300 / 1300)
+  funcD [module3] (1200 / 1200)
+EOF
+$T calltree $D/host_fig1.txt --modules $D/host_fig1.mod > "$W/m2.out" 2>/dev/null
+same calltree_method2_modules "$W/exp_m2" "$W/m2.out"
+cat > "$W/exp_m1" <<'EOF'
+Main (6000 / 10000)
+  funcA (2700 / 4000)
+    funcC (1300 / 1300)
+EOF
+$T calltree $D/host_fig1.txt --min-fraction 0.3 > "$W/m1.out" 2>/dev/null
+same calltree_method1_fraction "$W/exp_m1" "$W/m1.out"
+$T calltree $D/host_fig1.txt --min-fraction 0.5 > "$W/m1b.out" 2>/dev/null
+same calltree_method1_keeps_all_when_needed "$W/exp_fig1" "$W/m1b.out"
+cat > "$W/exp_inter" <<'EOF'
+Main [m1] (200 / 1050)
+  B [m1] (550 / 550)
+  A [m1] (200 / 300)
+    G [m2] (100 / 100)
+EOF
+$T calltree $D/host_inter.txt --min-fraction 0.5 --modules $D/host_inter.mod --no-merge \
+  > "$W/inter.out" 2>/dev/null
+same calltree_method1_intermediate_first "$W/exp_inter" "$W/inter.out"
+printf 'Main (500 / 1050)\n  B (550 / 550)\n' > "$W/exp_inter2"
+$T calltree $D/host_inter.txt --min-fraction 0.5 > "$W/inter2.out" 2>/dev/null
+same calltree_method1_without_modules "$W/exp_inter2" "$W/inter2.out"
+cat > "$W/exp_lj" <<'EOF'
+Main (200 / 1200)
+  A (100 / 900)
+    B (100 / 800)
+      C (700 / 700)
+  f (40 / 100)
+    f (30 / 60)
+      f (30 / 30)
+g (0 / 0)
+EOF
+$T calltree $D/host_longjmp.txt > "$W/lj.out" 2>"$W/lj.log"
+same calltree_longjmp_recursion_unmatched "$W/exp_lj" "$W/lj.out"
+check calltree_reports_unmatched grep -q '1 exits without entry (ignored), 2 entries unwound' "$W/lj.log"
+printf 'Main (2 / 12)\n  A (1 / 9)\n' > "$W/exp_us"
+$T calltree $D/host_longjmp.txt --unit us --depth 2 2>/dev/null | head -2 | sed 's/\.000//g' > "$W/us.out"
+same calltree_units_and_depth "$W/exp_us" "$W/us.out"
+
+# ---- export: Perfetto JSON validity and balance, CTF through babeltrace2 ----
+cat > "$W/jcheck.py" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = int(sys.argv[2])
+ev = [e for e in d["traceEvents"] if e["ph"] != "M"]
+assert len(ev) == n, "events %d != records %d" % (len(ev), n)
+stacks, last = {}, -1.0
+for e in ev:
+    assert e["ts"] >= last, "time goes back"
+    last = e["ts"]
+    s = stacks.setdefault(e["tid"], [])
+    if e["ph"] == "B":
+        s.append(e["name"])
+    elif e["ph"] == "E":
+        assert s and s[-1] == e["name"], "unbalanced E %s" % e["name"]
+        s.pop()
+left = sum(len(s) for s in stacks.values())
+assert left == d["otherData"]["open_at_end"], "open B %d" % left
+inst = sum(1 for e in ev if e.get("cat") == "unmatched")
+od = d["otherData"]
+assert inst == od["unmatched_exits"] + od["unwound_entries"], "instants %d" % inst
+print("B/E balanced, %d unmatched as instants, %d open" % (inst, left))
+EOF
+$T export $D/host_longjmp.txt --perfetto "$W/lj.json" --ctf "$W/lj.ctf" 2>/dev/null
+check export_json_handbuilt_balanced python3 "$W/jcheck.py" "$W/lj.json" 16
+check export_json_names_from_symmap grep -q '"name":"Main","cat":"function","ph":"B"' "$W/lj.json"
+xz -dc $D/lua_errors_t10.txt.xz | head -300000 > "$W/le.txt"
+$T export "$W/le.txt" --perfetto "$W/le.json" --ctf "$W/le.ctf" 2>"$W/le.log"
+n=$(records "$W/le.txt" | wc -l)
+check export_json_lua_errors_balanced python3 "$W/jcheck.py" "$W/le.json" "$n"
+check export_lua_errors_has_unwound bash -c "grep -q '[1-9][0-9]* entries unwound' '$W/le.log'"
+babeltrace2 "$W/le.ctf" > "$W/le.bt" 2>"$W/bt.err"
+got=$(wc -l < "$W/le.bt")
+[ "$got" = "$n" ] && ok export_ctf_babeltrace2_event_count || no export_ctf_babeltrace2_event_count "$got != $n $(head -c 200 "$W/bt.err")"
+e_want=$(records "$W/le.txt" | awk '$2 == "E"' | wc -l)
+e_got=$(grep -c ' func_entry: ' "$W/le.bt")
+[ "$e_want" = "$e_got" ] && ok export_ctf_entry_count || no export_ctf_entry_count "$e_want != $e_got"
+babeltrace2 "$W/lj.ctf" > "$W/lj.bt" 2>&1
+check export_ctf_fields_os grep -q 'os: { tid = 0 }, { type = 2, value = 19, type_name = "irq_handler_entry" }' "$W/lj.bt"
+check export_ctf_fields_lost grep -q 'lost: { tid = 0 }, { count = 3 }' "$W/lj.bt"
+check export_ctf_unmatched_flag grep -q 'func_entry: { tid = 0 }, { fid = 3, matched = 0, name = "C" }' "$W/lj.bt"
+# time: record 7 of host_longjmp is at tick 1000 = 10 us
+check export_ctf_timestamps grep -q '^\[00:00:00.000010000\] .* fid = 5, matched = 1, name = "f"' "$W/lj.bt"
+
+# ---- capture library on the bundled workload -------------------------------
+WL=build/wl/wl
+if [ -x $WL ] && [ -x build/wl/wl_plain ]; then
+  plain=$(build/wl/wl_plain -n 16 -e 500)
+  inst=$(TRC_CAPTURE_OUT="$W/wl.txt" $WL -n 16 -e 500 2>"$W/wl.log")
+  [ "$plain" = "$inst" ] && ok capture_same_output || no capture_same_output "$plain / $inst"
+  check capture_roundtrip_through_codec bash -c "$T compress '$W/wl.txt' '$W/wl.trc' && $T decompress '$W/wl.trc' - | cmp - <(grep -v '^#' '$W/wl.txt')"
+  bad=""
+  for f in main wl_sort partition wl_calc primary; do
+    a=$(awk -v f=$f '$2 == f {print $5}' "$W/wl.sym")
+    b=$(nm build/wl/wl | awk -v f=$f '$3 == f {print "0x" $1}' | sed 's/0x0*/0x/')
+    [ -n "$a" ] && [ "$a" = "$b" ] || bad="$bad $f:$a/$b"
+  done
+  [ -z "$bad" ] && ok capture_symmap_matches_nm || no capture_symmap_matches_nm "$bad"
+  id=$(awk '$2 == "wl_calc" {print $1}' "$W/wl.sym")
+  ne=$(awk -v i="$id" '$2 == "E" && $3 == i' "$W/wl.txt" | wc -l)
+  nx=$(awk -v i="$id" '$2 == "X" && $3 == i' "$W/wl.txt" | wc -l)
+  [ "$ne" = 500 ] && [ "$nx" = 500 ] && ok capture_calls_counted || no capture_calls_counted "wl_calc E $ne X $nx, want 500"
+  check capture_timebase_in_trace_and_symmap bash -c "grep -q '^# trc-timebase clock=monotonic tick_ns=10 t0_ns=' '$W/wl.txt' && grep -q '^# trc-timebase' '$W/wl.sym'"
+  check capture_calltree_names bash -c "$T calltree '$W/wl.txt' --depth 2 2>/dev/null | grep -q '^  run ('"
+  TRC_CAPTURE_OUT="$W/wl3.txt" $WL -n 8 -e 100 -t 3 >/dev/null 2>&1
+  th=$(awk '$2 == "O" && $3 == 7 {print $4}' "$W/wl3.txt" | sort -u | tr '\n' ' ')
+  [ "$th" = "0 1 2 3 " ] && ok capture_threads_records || no capture_threads_records "values: $th"
+  nrun=$($T calltree "$W/wl3.txt" 2>/dev/null | grep -c '^run (')
+  [ "$nrun" = 3 ] && ok capture_threads_calltree || no capture_threads_calltree "$nrun run roots"
+  $T export "$W/wl3.txt" --perfetto "$W/wl3.json" 2>/dev/null
+  check capture_threads_json_balanced python3 "$W/jcheck.py" "$W/wl3.json" "$(records "$W/wl3.txt" | wc -l)"
+  TRC_CAPTURE_OUT="$W/wlc.trc" $WL -n 16 -e 500 >/dev/null 2>&1
+  a=$($T decompress "$W/wlc.trc" - 2>/dev/null | wc -l); b=$(records "$W/wl.txt" | wc -l)
+  [ "$a" = "$b" ] && ok capture_writes_trc || no capture_writes_trc "$a != $b"
+  TRC_CAPTURE_OUT="$W/wlt.txt" TRC_CAPTURE_TICK_NS=1000 $WL -n 16 -e 500 >/dev/null 2>&1
+  check capture_tick_option grep -q 'tick_ns=1000 ' "$W/wlt.txt"
+  # merge a capture with OS events 1 us after its start, through its .sym
+  t0=$(sed -n 's/^# trc-timebase.* t0_ns=\([0-9]*\).*/\1/p' "$W/wl.sym")
+  ts=$(python3 -c "t=$t0+1000; print('%d.%09d' % (t // 10**9, t % 10**9))")
+  echo "  x-1 [000] d..2. $ts: sched_switch: prev_comm=a prev_pid=1 prev_prio=1 prev_state=R ==> next_comm=b next_pid=77 next_prio=1" > "$W/one.ftrace"
+  records "$W/wl.txt" > "$W/wl_bare.txt"; cp "$W/wl.sym" "$W/wl_bare.sym"
+  $T import-ftrace "$W/one.ftrace" "$W/wlm.txt" --merge "$W/wl_bare.txt" 2>/dev/null
+  at=$(records "$W/wlm.txt" | awk '{s += $1} $2 == "O" {print s; exit}')
+  t0m=$(sed -n 's/^# trc-timebase.* t0_ns=\([0-9]*\).*/\1/p' "$W/wlm.txt")
+  [ "$((t0m + at * 10))" = "$((t0 + 1000))" ] && ok capture_merge_with_ftrace_via_symmap \
+    || no capture_merge_with_ftrace_via_symmap "$t0m + $at ticks vs $t0 + 1000 ns"
+else
+  no capture_workload_built "run make build/wl/wl build/wl/wl_plain"
+fi
