@@ -1,0 +1,11 @@
+# rtl/rtl.mk - RTL lint, included by the top Makefile. `make lint` runs
+# verilator --lint-only -Wall on every top (parameter sets x OUT_W), an Icarus
+# -g2005 compile, a Yosys synth + check -assert, and the parameter checks;
+# waivers, if ever needed, go in rtl/lint.vlt. The same checks run in
+# `make test` as the suite tests/t_rtl_lint.sh.
+.PHONY: lint rtl-lint
+lint: rtl-lint
+rtl-lint:
+	@mkdir -p $(B)
+	@bash tests/t_rtl_lint.sh | tee $(B)/rtl-lint.log
+	@! grep -q '^not ok' $(B)/rtl-lint.log

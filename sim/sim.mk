@@ -1,0 +1,68 @@
+# sim/sim.mk - Verilator harnesses, included by the top Makefile.
+#   build/sim/enc_<set>/Vtrc_sim_enc   trc_enc (all four OUT_W) vs the C model
+#   build/sim/core_<set>/Vtrc_sim_core trc_core with random events
+#   build/sim/data/*.20k.txt           20k-record prefixes of the sample traces
+# One Verilator build per parameter set, cached under build/sim/. `make wave`
+# writes build/sim/trc.fst for `gtkwave build/sim/trc.fst sim/trc.gtkw`.
+
+SIM_DIR := $(B)/sim
+RTL_V   := $(wildcard rtl/trc_*.v)
+SIM_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique \
+              --x-initial unique --trace-fst +define+TRC_ASSERT rtl/lint.vlt
+
+# Format parameter sets of the regression (issue 3, item 6).
+SIM_P_BASE  := NT=23 FID_W=15 TYPE_W=7 VAL_W=16
+SIM_SETS    := paper nd2 nd4 nt16 fid8
+SIM_P_paper := $(SIM_P_BASE) ND_F=3 ND_T=3 ND_V=3
+SIM_P_nd2   := $(SIM_P_BASE) ND_F=2 ND_T=2 ND_V=2
+SIM_P_nd4   := $(SIM_P_BASE) ND_F=4 ND_T=4 ND_V=4
+SIM_P_nt16  := NT=16 FID_W=15 TYPE_W=7 VAL_W=16 ND_F=3 ND_T=3 ND_V=3
+SIM_P_fid8  := NT=23 FID_W=8 TYPE_W=7 VAL_W=16 ND_F=3 ND_T=3 ND_V=3
+# trc_core builds: format parameters plus the front end's.
+CORE_SETS    := paper nt12
+CORE_P_paper := $(SIM_P_paper) OUT_W=64 PRESCALE=1 FIFO_AW=4
+CORE_P_nt12  := NT=12 FID_W=15 TYPE_W=7 VAL_W=16 ND_F=3 ND_T=3 ND_V=3 \
+                OUT_W=8 PRESCALE=3 FIFO_AW=3
+
+# $(call sim_build,TOP,PARAMS,CPP,OUT): the same NAME=VALUE list goes to the
+# RTL (-G) and to the harness (-DTRC_P_NAME=VALUE).
+define sim_build
+	@mkdir -p $(dir $(4))
+	verilator $(SIM_VFLAGS) --top-module $(1) $(addprefix -G,$(2)) \
+	  -CFLAGS "-O2 -I$(CURDIR)/model -I$(CURDIR)/sim $(addprefix -DTRC_P_,$(2))" \
+	  -Mdir $(dir $(4)) -o $(notdir $(4)) $(filter %.v,$^) \
+	  $(CURDIR)/$(3) $(CURDIR)/$(B)/rel/libtrc.a > $(dir $(4))build.log 2>&1 \
+	  || { cat $(dir $(4))build.log; exit 1; }
+endef
+
+$(SIM_DIR)/enc_%/Vtrc_sim_enc: sim/trc_sim_enc.v $(RTL_V) sim/trc_sim_enc.cpp \
+    sim/trc_sim_util.h rtl/lint.vlt $(B)/rel/libtrc.a
+	$(call sim_build,trc_sim_enc,$(SIM_P_$*),sim/trc_sim_enc.cpp,$@)
+
+$(SIM_DIR)/core_%/Vtrc_sim_core: $(RTL_V) sim/trc_sim_core.cpp sim/trc_sim_util.h \
+    rtl/lint.vlt $(B)/rel/libtrc.a
+	$(call sim_build,trc_core,$(CORE_P_$*),sim/trc_sim_core.cpp,$@)
+
+# Directed-test vectors for Icarus, written by the C model.
+$(SIM_DIR)/trc_vec: sim/trc_vec.cpp sim/trc_sim_util.h $(B)/rel/libtrc.a
+	@mkdir -p $(@D)
+	$(CXX) -O2 -std=c++14 -Wall -Wextra -Imodel -Isim $< $(B)/rel/libtrc.a -o $@
+
+SIM_TRACES := $(patsubst tests/data/%.txt.xz,%,$(wildcard tests/data/*_t*.txt.xz))
+SIM_DATA   := $(patsubst %,$(SIM_DIR)/data/%.20k.txt,$(SIM_TRACES))
+$(SIM_DIR)/data/%.20k.txt: tests/data/%.txt.xz
+	@mkdir -p $(@D)
+	xz -dc $< | grep -v '^#' | head -n 20000 > $@.tmp && mv $@.tmp $@
+
+SIM_BUILDS := $(foreach s,$(SIM_SETS),$(SIM_DIR)/enc_$(s)/Vtrc_sim_enc) \
+              $(foreach s,$(CORE_SETS),$(SIM_DIR)/core_$(s)/Vtrc_sim_core) \
+              $(SIM_DIR)/trc_vec
+.PHONY: sim-deps wave
+sim-deps: $(SIM_BUILDS) $(SIM_DATA)
+TEST_DEPS += sim-deps
+
+wave: $(SIM_DIR)/enc_paper/Vtrc_sim_enc $(SIM_DIR)/data/lua_calls_t10.20k.txt
+	$< $(SIM_DIR)/data/lua_calls_t10.20k.txt --records 2000 --out-w 64 \
+	  --stall-in 0.1 --stall-out 0.3 --end-every 700 --sync-every 900 \
+	  --wave $(SIM_DIR)/trc.fst
+	@echo "wave: gtkwave $(SIM_DIR)/trc.fst sim/trc.gtkw"

@@ -1,0 +1,328 @@
+// trc_sim_core.cpp - Verilator harness: trc_core driven with random events.
+//
+// Events arrive at random times in phases: normal traffic, overflow bursts
+// (every cycle while the output is blocked), long idle gaps (> 2^NT ticks,
+// sometimes with the output blocked so TIME_EXT must wait for room), and
+// mid-stream flushes. The output stream is decoded with the C model; every
+// delivered event must come back with its exact absolute time (in ticks since
+// reset), and every LOST count must equal the events the core dropped there.
+//
+// usage: trc_sim_core [--events N] [--idles N] [--seed S] [--wave F.fst]
+#include <memory>
+
+#include "Vtrc_core.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#include "trc_sim_util.h"
+
+#ifndef TRC_P_PRESCALE
+#define TRC_P_PRESCALE 1
+#endif
+#ifndef TRC_P_OUT_W
+#define TRC_P_OUT_W 64
+#endif
+
+namespace {
+
+struct Ev {
+    uint64_t t; // ticks since reset
+    trc_record r;
+    bool dropped;
+};
+
+int run(size_t n_events, unsigned n_idles, uint64_t seed, const char *wave)
+{
+    const trc_params p = sim_params();
+    const uint64_t pre = TRC_P_PRESCALE;
+    const unsigned out_w = TRC_P_OUT_W, kw = out_w / 8;
+    const uint64_t maxd = (1ull << p.nt) - 1;
+
+    auto ctx = std::make_unique<VerilatedContext>();
+    ctx->randReset(2);
+    ctx->randSeed((int)(seed & 0x7fffffff));
+    ctx->fatalOnError(false);
+    auto top = std::make_unique<Vtrc_core>(ctx.get(), "top");
+    std::unique_ptr<VerilatedFstC> tfp;
+    if (wave) {
+        ctx->traceEverOn(true);
+        tfp = std::make_unique<VerilatedFstC>();
+        top->trace(tfp.get(), 99);
+        tfp->open(wave);
+    }
+    SimRng rng(seed);
+    std::vector<Ev> evs;
+    std::vector<uint8_t> bytes;
+    size_t last_end = 0; // bytes up to the last tlast
+    uint64_t drops = 0, cycle = 0, tlasts = 0;
+    int rc = 0;
+
+    // Phase machine
+    enum { NORMAL, BURST, IDLE, DRAIN } phase = NORMAL;
+    uint64_t phase_left = 100;
+    double ev_p = 0.3, rdy_p = 1.0;
+    unsigned idles = 0;
+    const uint32_t fpool[] = {0, 1, 2, 3, 5, 8, 13, 21, 34, 55};
+    const uint32_t tpool[] = {1, 2, 3, 4};
+    const uint32_t vpool[] = {0, 1, 7, 100, 1000, 4242};
+
+    auto random_event = [&](void) {
+        trc_record r;
+        r.delta = 0;
+        uint64_t k = rng.below(10);
+        if (k < 7) {
+            r.kind = rng.below(2) ? TRC_EXIT : TRC_ENTRY;
+            r.a = rng.below(4) ? fpool[rng.below(10)] : (uint32_t)rng.next();
+            r.a &= (uint32_t)((1ull << p.fid_w) - 1);
+            r.b = 0;
+        } else {
+            r.kind = TRC_OS;
+            r.a = rng.below(4) ? tpool[rng.below(4)]
+                               : (uint32_t)rng.below(TRC_TYPE_LOST(&p)); // user types only
+            r.a &= (1u << p.type_w) - 1;
+            r.b = rng.below(3) ? vpool[rng.below(6)] : (uint32_t)rng.next();
+            r.b &= (uint32_t)((1ull << p.val_w) - 1);
+        }
+        return r;
+    };
+
+    // Reset
+    top->rst = 1;
+    top->ev_valid = 0;
+    top->flush = 0;
+    top->m_axis_tready = 0;
+    for (int i = 0; i < 4; i++) {
+        top->clk = 0;
+        top->eval();
+        ctx->timeInc(1);
+        top->clk = 1;
+        top->eval();
+        ctx->timeInc(1);
+    }
+    uint64_t drain_quiet = 0;
+    bool final_flush = false;
+    for (;;) {
+        // ---- falling edge: drive inputs
+        top->clk = 0;
+        top->eval();
+        if (tfp)
+            tfp->dump(ctx->time());
+        ctx->timeInc(1);
+        top->rst = 0;
+        if (phase_left == 0) {
+            if (evs.size() >= n_events && idles >= n_idles) {
+                phase = DRAIN;
+                phase_left = UINT64_MAX;
+            } else {
+                uint64_t k = rng.below(10);
+                if (idles < n_idles && k < 2) {
+                    phase = IDLE;
+                    idles++;
+                    // > 2^NT ticks; sometimes with the output blocked throughout
+                    phase_left = (maxd + 1) * pre * (1 + rng.below(3)) + rng.below(maxd * pre);
+                    rdy_p = rng.below(3) == 0 ? 0.0 : 0.7;
+                } else if (k < 3) {
+                    phase = BURST;
+                    phase_left = 20 + rng.below(300);
+                    rdy_p = rng.below(2) ? 0.0 : 0.3;
+                } else {
+                    phase = NORMAL;
+                    phase_left = 50 + rng.below(2000);
+                    ev_p = 0.02 + 0.5 * (double)rng.below(1000) / 1000.0;
+                    rdy_p = 0.5 + 0.5 * (double)rng.below(1000) / 1000.0;
+                }
+            }
+        }
+        phase_left--;
+        bool ev = false;
+        if (phase == NORMAL)
+            ev = rng.chance(ev_p);
+        else if (phase == BURST)
+            ev = true;
+        bool flush = false;
+        if (phase == NORMAL && rng.chance(0.0005))
+            flush = true;
+        if (phase == DRAIN && !final_flush) {
+            flush = true;
+            final_flush = true;
+        }
+        trc_record r = random_event();
+        top->ev_valid = ev;
+        top->ev_os = r.kind == TRC_OS;
+        top->ev_info = (uint32_t)(sim_pack(p, r) & ((1ull << sim_info_w(p)) - 1));
+        top->flush = flush;
+        top->m_axis_tready = phase == DRAIN ? 1 : rng.chance(rdy_p);
+        top->eval();
+        if (ev) {
+            Ev e;
+            e.t = cycle / pre;
+            e.r = r;
+            e.dropped = top->drop;
+            evs.push_back(e);
+        }
+        if (top->drop) {
+            drops++;
+            if (!ev) {
+                printf("DROP without an event at cycle %llu\n", (unsigned long long)cycle);
+                rc = 1;
+                break;
+            }
+        }
+        if (top->m_axis_tvalid && top->m_axis_tready) {
+            uint64_t data = top->m_axis_tdata;
+            unsigned keep = top->m_axis_tkeep;
+            bool last = top->m_axis_tlast;
+            unsigned nkeep = 0;
+            while (nkeep < kw && ((keep >> (kw - 1 - nkeep)) & 1))
+                nkeep++;
+            unsigned want = ((1u << kw) - 1) & ~((1u << (kw - nkeep)) - 1);
+            if (keep != want || nkeep == 0 || (!last && nkeep != kw)) {
+                printf("BAD TKEEP 0x%x at byte offset %zu\n", keep, bytes.size());
+                rc = 1;
+                break;
+            }
+            for (unsigned j = 0; j < nkeep; j++)
+                bytes.push_back((uint8_t)(data >> (out_w - 8 - 8 * j)));
+            if (last) {
+                last_end = bytes.size();
+                tlasts++;
+            }
+            drain_quiet = 0;
+        } else if (phase == DRAIN) {
+            drain_quiet++;
+        }
+        // ---- rising edge
+        top->clk = 1;
+        top->eval();
+        if (tfp)
+            tfp->dump(ctx->time());
+        ctx->timeInc(1);
+        cycle++;
+        if (ctx->gotError()) {
+            printf("ASSERTION failed in the RTL at cycle %llu\n", (unsigned long long)cycle);
+            rc = 1;
+            break;
+        }
+        // Idle TIME_EXT words may trail the final END; 64 quiet cycles end it.
+        if (phase == DRAIN && drain_quiet > 64 && tlasts)
+            break;
+        if (phase == DRAIN && drain_quiet > 100000) {
+            printf("TIMEOUT: no final END\n");
+            rc = 1;
+            break;
+        }
+    }
+    top->final();
+    if (tfp)
+        tfp->close();
+    if (rc)
+        return rc;
+
+    // ---- decode up to the last tlast and check every event
+    trc_decoder d;
+    if (trc_decoder_init(&d, &p) != TRC_OK)
+        return 2;
+    std::vector<trc_record> out;
+    size_t pos = 0;
+    std::vector<trc_record> chunk(4096);
+    while (pos < last_end) {
+        size_t used = 0, n = 0;
+        trc_error e = trc_decode(&d, bytes.data() + pos, last_end - pos, &used, chunk.data(),
+                                 chunk.size(), &n, 1);
+        out.insert(out.end(), chunk.begin(), chunk.begin() + (long)n);
+        if (e != TRC_OK) {
+            printf("DECODE ERROR %s at bit offset %llu\n", trc_error_name(e),
+                   (unsigned long long)trc_decoder_bit_offset(&d));
+            return 1;
+        }
+        if (used == 0 && n == 0)
+            break;
+        pos += used;
+    }
+    uint64_t t = 0, lost_sum = 0, delivered = 0, lost_recs = 0;
+    size_t gi = 0;
+    for (size_t i = 0; i < out.size() && rc == 0; i++) {
+        const trc_record &r = out[i];
+        t += r.delta;
+        if (r.kind == TRC_LOST) {
+            lost_recs++;
+            lost_sum += r.a;
+            for (uint32_t k = 0; k < r.a; k++, gi++) {
+                if (gi >= evs.size() || !evs[gi].dropped) {
+                    printf("LOST MISMATCH: record %zu counts %u, event %zu was not dropped\n", i,
+                           r.a, gi);
+                    rc = 1;
+                    break;
+                }
+            }
+            continue;
+        }
+        if (gi >= evs.size()) {
+            printf("EXTRA EVENT at record %zu\n", i);
+            rc = 1;
+            break;
+        }
+        const Ev &g = evs[gi];
+        bool same_kind = r.kind == g.r.kind;
+        if (g.dropped || !same_kind || r.a != g.r.a || (r.kind == TRC_OS && r.b != g.r.b) ||
+            t != g.t) {
+            printf("EVENT MISMATCH at record %zu (event %zu): got kind %u a %u b %u t %llu, "
+                   "want kind %u a %u b %u t %llu%s\n",
+                   i, gi, r.kind, r.a, r.b, (unsigned long long)t, g.r.kind, g.r.a, g.r.b,
+                   (unsigned long long)g.t, g.dropped ? " (dropped)" : "");
+            rc = 1;
+            break;
+        }
+        gi++;
+        delivered++;
+    }
+    if (rc == 0 && gi != evs.size()) {
+        printf("MISSING EVENTS: %zu of %zu accounted for\n", gi, evs.size());
+        rc = 1;
+    }
+    if (rc == 0 && lost_sum != drops) {
+        printf("LOST SUM %llu != dropped %llu\n", (unsigned long long)lost_sum,
+               (unsigned long long)drops);
+        rc = 1;
+    }
+    printf("events %zu delivered %llu dropped %llu lost-records %llu time_ext %llu end %llu "
+           "bytes %zu cycles %llu ticks %llu seed %llu\n",
+           evs.size(), (unsigned long long)delivered, (unsigned long long)drops,
+           (unsigned long long)lost_recs, (unsigned long long)d.st.time_ext,
+           (unsigned long long)d.st.end, last_end, (unsigned long long)cycle,
+           (unsigned long long)(cycle / pre), (unsigned long long)seed);
+    return rc;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    size_t events = 20000;
+    unsigned idles = 3;
+    uint64_t seed = 1;
+    const char *wave = nullptr;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
+        if (!v) {
+            fprintf(stderr, "usage: trc_sim_core [--events N] [--idles N] [--seed S] "
+                            "[--wave F.fst]\n");
+            return 2;
+        }
+        i++;
+        if (a == "--events")
+            events = strtoull(v, nullptr, 0);
+        else if (a == "--idles")
+            idles = (unsigned)strtoul(v, nullptr, 0);
+        else if (a == "--seed")
+            seed = strtoull(v, nullptr, 0);
+        else if (a == "--wave")
+            wave = v;
+        else {
+            fprintf(stderr, "trc_sim_core: unknown option %s\n", a.c_str());
+            return 2;
+        }
+    }
+    return run(events, idles, seed, wave);
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# RTL lint suite: verilator --lint-only -Wall on every top over the parameter
+# sets and output widths, an Icarus -g2005 compile, a Yosys synth + check, and
+# the elaboration-time parameter checks (a bad OUT_W must stop all three).
+# Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
+set -u
+cd "$(dirname "$0")/.."
+T=build/rtl-lint
+mkdir -p "$T"
+ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dict.v rtl/trc_tscode.v"
+ALL_V="$(echo rtl/trc_*.v)"
+
+check() { # NAME LOG CMD...: ok when CMD succeeds; the log is shown otherwise
+  local name=$1 log=$2; shift 2
+  if "$@" > "$log" 2>&1; then echo "ok $name"; else echo "not ok $name"; sed 's/^/  /' "$log" | head -20; fi
+}
+expect_fail() { # NAME LOG PATTERN CMD...: ok when CMD fails and prints PATTERN
+  local name=$1 log=$2 pat=$3; shift 3
+  if "$@" > "$log" 2>&1; then echo "not ok $name (accepted)";
+  elif grep -q -- "$pat" "$log"; then echo "ok $name";
+  else echo "not ok $name (no message)"; sed 's/^/  /' "$log" | head -10; fi
+}
+
+declare -A SETS=(
+  [paper]="" [nd2]="-GND_F=2 -GND_T=2 -GND_V=2" [nd4]="-GND_F=4 -GND_T=4 -GND_V=4"
+  [nt16]="-GNT=16" [fid8]="-GFID_W=8"
+  [wide]="-GNT=32 -GTYPE_W=16 -GVAL_W=32 -GND_V=8"
+  [tiny]="-GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1"
+)
+for s in paper nd2 nd4 nt16 fid8 wide tiny; do
+  for w in 8 16 32 64; do
+    check "lint verilator trc_enc $s OUT_W=$w" "$T/v_enc_${s}_$w.log" \
+      verilator --lint-only -Wall +define+TRC_ASSERT rtl/lint.vlt ${SETS[$s]} -GOUT_W=$w \
+      --top-module trc_enc $ENC_V
+  done
+done
+check "lint verilator trc_core paper" "$T/v_core.log" \
+  verilator --lint-only -Wall +define+TRC_ASSERT rtl/lint.vlt --top-module trc_core $ALL_V
+check "lint verilator trc_core NT=12 PRESCALE=3 OUT_W=8" "$T/v_core12.log" \
+  verilator --lint-only -Wall +define+TRC_ASSERT rtl/lint.vlt -GNT=12 -GPRESCALE=3 \
+  -GOUT_W=8 -GFIFO_AW=3 --top-module trc_core $ALL_V
+check "lint verilator trc_sim_enc" "$T/v_sim.log" \
+  verilator --lint-only -Wall +define+TRC_ASSERT rtl/lint.vlt --top-module trc_sim_enc \
+  sim/trc_sim_enc.v $ENC_V
+check "lint iverilog -g2005 trc_enc" "$T/i_enc.log" \
+  iverilog -g2005 -Wall -s trc_enc -o "$T/enc.vvp" $ENC_V
+check "lint iverilog -g2005 trc_core" "$T/i_core.log" \
+  iverilog -g2005 -Wall -s trc_core -o "$T/core.vvp" $ALL_V
+check "lint yosys synth trc_enc" "$T/y_enc.log" \
+  yosys -q -p "read_verilog $ENC_V; synth -top trc_enc; check -assert"
+check "lint yosys synth trc_core" "$T/y_core.log" \
+  yosys -q -p "read_verilog $ALL_V; synth -top trc_core; check -assert"
+
+# Parameter checks stop every tool, with a message naming the parameter.
+expect_fail "param check verilator OUT_W=12" "$T/bad_v.log" "OUT_W" \
+  verilator --lint-only -Wno-fatal -GOUT_W=12 --top-module trc_enc $ENC_V
+expect_fail "param check iverilog OUT_W=12" "$T/bad_i.log" "OUT_W" \
+  iverilog -g2005 -P trc_enc.OUT_W=12 -s trc_enc -o "$T/bad.vvp" $ENC_V
+expect_fail "param check yosys OUT_W=12" "$T/bad_y.log" "OUT_W" \
+  yosys -q -p "read_verilog $ENC_V; chparam -set OUT_W 12 trc_enc; synth -top trc_enc"
+expect_fail "param check verilator ND_F > FID_W" "$T/bad_v2.log" "ND" \
+  verilator --lint-only -Wno-fatal -GFID_W=2 -GND_F=3 --top-module trc_enc $ENC_V
+expect_fail "param check yosys trc_core PRESCALE=0" "$T/bad_y2.log" "PRESCALE" \
+  yosys -q -p "read_verilog $ALL_V; chparam -set PRESCALE 0 trc_core; synth -top trc_core"
+exit 0
