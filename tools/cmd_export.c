@@ -205,22 +205,26 @@ static int export_json(const trace *t, const eopts *o, const char *out)
         if (r->kind == TRC_ENTRY || r->kind == TRC_EXIT) {
             fputs("\"name\":", f);
             json_str(f, host_fn_name(o->sym, r->a, buf));
-            if (t->match[i] || t->open[i]) {
-                fprintf(f, ",\"cat\":\"function\",\"ph\":\"%s\"",
-                        r->kind == TRC_ENTRY ? "B" : "E");
-            } else {
-                fprintf(f, ",\"cat\":\"unmatched\",\"ph\":\"i\",\"s\":\"t\"");
+            if (t->match[i]) { /* the common case, kept short */
+                fprintf(f, ",\"ph\":\"%s\",\"ts\":", r->kind == TRC_ENTRY ? "B" : "E");
+                json_ts(f, ns);
+                fprintf(f, ",\"pid\":1,\"tid\":%" PRIu32 "}", tid);
+                continue;
             }
+            if (t->open[i])
+                fputs(",\"cat\":\"function\",\"ph\":\"B\"", f);
+            else
+                fputs(",\"cat\":\"unmatched\",\"ph\":\"i\",\"s\":\"t\"", f);
             fprintf(f, ",\"ts\":");
             json_ts(f, ns);
             fprintf(f, ",\"pid\":1,\"tid\":%" PRIu32 ",\"args\":{\"id\":%" PRIu32,
                     tid, r->a);
-            if (!t->match[i] && r->kind == TRC_ENTRY && !t->open[i])
+            if (r->kind == TRC_ENTRY && !t->open[i])
                 fputs(",\"record\":\"entry without exit (unwound by a later "
                       "exit of a caller: longjmp)\"", f);
-            else if (!t->match[i] && r->kind == TRC_EXIT)
+            else if (r->kind == TRC_EXIT)
                 fputs(",\"record\":\"exit without entry\"", f);
-            else if (t->open[i])
+            else
                 fputs(",\"record\":\"entry still open at the end\"", f);
             fputs("}}", f);
         } else if (r->kind == TRC_OS) {
