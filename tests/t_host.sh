@@ -5,7 +5,7 @@
 # construction) or from independent tools (grep -c, nm, babeltrace2, python).
 set -u
 cd "$(dirname "$0")/.."
-T=build/trc
+T=${T_HOST_TRC:-build/trc}
 D=tests/data
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
@@ -27,7 +27,7 @@ declare -A type=([sched_switch]=1 [irq_handler_entry]=2 [softirq_entry]=3
 for s in lua_calls zlib_deflate; do
   xz -dc $D/$s.ftrace.xz > "$W/$s.ftrace"
   if ! $T import-ftrace "$W/$s.ftrace" "$W/$s.os.txt" 2>"$W/$s.log"; then
-    no "ftrace_$s_runs" "$(cat "$W/$s.log")"; continue
+    no "ftrace_${s}_runs" "$(cat "$W/$s.log")"; continue
   fi
   bad=""
   for ev in "${!type[@]}"; do
@@ -266,4 +266,54 @@ if [ -x $WL ] && [ -x build/wl/wl_plain ]; then
     || no capture_merge_with_ftrace_via_symmap "$t0m + $at ticks vs $t0 + 1000 ns"
 else
   no capture_workload_built "run make build/wl/wl build/wl/wl_plain"
+fi
+
+# ---- sanitizers: the same commands under ASan/UBSan, plus seeded junk -------
+A=build/asan/trc
+if [ -x $A ]; then
+  python3 - "$W" <<'PY'
+import random, sys
+w = sys.argv[1]
+r = random.Random(5)
+# records with random nesting, unmatched exits, threads, lost and OS records
+with open(w + "/rand.txt", "w") as f:
+    for _ in range(20000):
+        k = r.random()
+        d = r.choice([0, 1, 7, 300, 2**23 + 5])
+        if k < 0.45: f.write("%d E %d\n" % (d, r.randrange(40)))
+        elif k < 0.9: f.write("%d X %d\n" % (d, r.randrange(40)))
+        elif k < 0.95: f.write("%d O 7 %d\n" % (d, r.randrange(4)))
+        elif k < 0.98: f.write("%d O %d %d\n" % (d, r.randrange(1, 10), r.randrange(65536)))
+        else: f.write("%d L %d\n" % (d, r.randrange(1, 9)))
+# ftrace-like junk: cut and shuffled pieces of real-looking lines
+base = ("  a-1 [000] d..2. 1.000001: sched_switch: prev_comm=a prev_pid=1 "
+        "prev_prio=1 prev_state=R ==> next_comm=b next_pid=99999999999 next_prio=1")
+with open(w + "/junk.ftrace", "w") as f:
+    for i in range(3000):
+        s = list(base)
+        for _ in range(r.randrange(4)):
+            p = r.randrange(len(s)); s[p] = r.choice("[]:=-. 0123456789xX\t")
+        f.write("".join(s[:r.randrange(len(s) + 1)]) + "\n")
+PY
+  san() { # NAME COMMAND...: runs under ASan/UBSan, must not report
+    local n=$1; shift
+    "$@" >"$W/san.out" 2>"$W/san.err"
+    if grep -q 'Sanitizer\|runtime error' "$W/san.err"; then no "$n" "$(grep -m1 'ERROR\|runtime error' "$W/san.err")"; else ok "$n"; fi
+  }
+  san asan_calltree_random $A calltree "$W/rand.txt" --calls
+  printf "m1 0 1 2 3\nm2 4 5 6 7 8\n" > "$W/rand.mod"
+  san asan_calltree_random_methods $A calltree "$W/rand.txt" --min-fraction 0.6 --modules "$W/rand.mod"
+  san asan_calltree_bad_module_map $A calltree $D/host_fig1.txt --modules $D/host_fig1.mod --syms /dev/null
+  san asan_export_random $A export "$W/rand.txt" --perfetto "$W/rand.json" --ctf "$W/rand.ctf"
+  check asan_export_random_balanced python3 "$W/jcheck.py" "$W/rand.json" 20000
+  n=$(babeltrace2 "$W/rand.ctf" 2>/dev/null | wc -l)
+  [ "$n" = 20000 ] && ok ctf_random_babeltrace2 || no ctf_random_babeltrace2 "$n events"
+  san asan_import_ftrace_junk $A import-ftrace "$W/junk.ftrace" "$W/junk.txt"
+  san asan_import_ftrace_merge $A import-ftrace $D/host_ftrace.txt "$W/m.trc" --merge $D/host_cap.txt
+  san asan_calltree_fig1 $A calltree $D/host_fig1.txt --modules $D/host_fig1.mod --min-fraction 0.5
+fi
+if [ -x $A ]; then
+  san asan_import_ftrace_bad_merge $A import-ftrace $D/host_ftrace.txt - --merge "$W/no-such-file" --merge-t0 5
+  san asan_export_missing_input $A export "$W/no-such-file" --perfetto "$W/x.json"
+  san asan_calltree_missing_input $A calltree "$W/no-such-file"
 fi

@@ -501,6 +501,10 @@ int cmd_calltree(int argc, char **argv)
     o.tick_ns = tick ? tick : tb.tick_ns ? tb.tick_ns : 10;
     if (modules) {
         if (load_modules(&o, modules)) {
+            for (size_t i = 0; i < o.nmodname; i++)
+                free(o.modname[i]);
+            free(o.modname);
+            free(o.mod);
             host_symmap_free(sm);
             return 1;
         }
@@ -562,9 +566,12 @@ int cmd_calltree(int argc, char **argv)
         }
     }
     cli_reader_close(rd);
+    int rc = 0;
     if (rr < 0) {
-        host_symmap_free(sm);
-        return 1;
+        rc = 1;
+        for (size_t k = 0; k < nts; k++)
+            free(ts[k].st);
+        goto done;
     }
     uint64_t open_at_end = 0;
     for (size_t k = 0; k < nts; k++) {
@@ -610,6 +617,7 @@ int cmd_calltree(int argc, char **argv)
             " exits without entry (ignored), %" PRIu64 " entries unwound by a "
             "later exit, %" PRIu64 " open at the end, %" PRIu64 " lost\n",
             nrec, t.nn - nts, unmatched_exit, unwound, open_at_end, lost);
+done:
     for (size_t i = 0; i < t.nn; i++)
         free(t.n[i].kid);
     free(t.n);
@@ -620,5 +628,5 @@ int cmd_calltree(int argc, char **argv)
     free(o.modname);
     free(o.mod);
     host_symmap_free(sm);
-    return 0;
+    return rc;
 }

@@ -467,6 +467,7 @@ int cmd_import_ftrace(int argc, char **argv)
         if (parse_line(&m, line, &p) < 0) {
             cli_error("import-ftrace: out of memory");
             free(line);
+            free(m.os);
             cli_close(f, in);
             return 1;
         }
@@ -476,6 +477,7 @@ int cmd_import_ftrace(int argc, char **argv)
     free(line);
     if (ferror(f)) {
         cli_error("%s: read error", in);
+        free(m.os);
         cli_close(f, in);
         return 1;
     }
@@ -483,12 +485,15 @@ int cmd_import_ftrace(int argc, char **argv)
 
     if (merge) {
         rd = cli_reader_open(merge, &p, 0);
-        if (!rd)
+        if (!rd) {
+            free(m.os);
             return 1;
+        }
         if (memcmp(cli_reader_params(rd), &p, sizeof p)) {
             cli_error("import-ftrace: %s uses other format parameters; give "
                       "the same ones", merge);
             cli_reader_close(rd);
+            free(m.os);
             return 1;
         }
     }
@@ -512,6 +517,7 @@ int cmd_import_ftrace(int argc, char **argv)
     host_writer *w = host_writer_open(out, &p, comment);
     if (!w) {
         cli_reader_close(rd);
+        free(m.os);
         return 1;
     }
 
