@@ -39,6 +39,7 @@ typedef enum {
     TRC_ERR_VERSION,        /* container version or mode not supported */
     TRC_ERR_HEADER,         /* container header field invalid */
     TRC_ERR_SYNTAX,         /* trace text line malformed */
+    TRC_ERR_CHECK,          /* a check value (CRC-32) does not match */
     TRC_ERR__COUNT
 } trc_error;
 
@@ -221,6 +222,41 @@ trc_error trc_header_write(const trc_params *p, unsigned mode,
 /* Parses a header. len may be short: TRC_ERR_TRUNCATED then. */
 trc_error trc_header_read(const uint8_t *in, size_t len, trc_params *p,
                           unsigned *mode);
+
+/* Container flags (header byte 13). */
+#define TRC_FLAG_FRAMED 1u /* the stream is cut into frames, see below */
+
+/* As trc_header_write/_read, with the flags byte. _read rejects unknown
+ * flags with TRC_ERR_HEADER. */
+trc_error trc_header_write_ex(const trc_params *p, unsigned mode,
+                              unsigned flags, uint8_t out[TRC_HEADER_BYTES]);
+trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
+                             unsigned *mode, unsigned *flags);
+
+/* ---- Frames (framed container, docs/format.md section 5.1) ------------- */
+
+#define TRC_FRAME_HEADER_BYTES 40
+
+/* A frame: a stream piece that starts from the reset state and ends with
+ * SYNC (END for the last), so it decodes on its own. */
+typedef struct {
+    uint32_t index;          /* 0, 1, 2, ...; the trailer has index = frames */
+    uint64_t records_before; /* trace records in all earlier frames */
+    uint64_t time_before;    /* ticks of all raw records before the frame */
+    uint32_t payload_bytes;  /* stream bytes after the header (0: trailer) */
+    uint32_t records;        /* trace records in this frame (0: trailer) */
+    uint32_t payload_crc;    /* CRC-32 of the payload bytes */
+} trc_frame_info;
+
+/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()): start with crc = 0. */
+uint32_t trc_crc32(uint32_t crc, const uint8_t *buf, size_t len);
+/* Writes a frame header (its own CRC included). */
+void trc_frame_header_write(const trc_frame_info *f,
+                            uint8_t out[TRC_FRAME_HEADER_BYTES]);
+/* Reads a frame header: TRC_ERR_TRUNCATED if len < 40, TRC_ERR_MAGIC if the
+ * frame magic is absent, TRC_ERR_CHECK if the header CRC fails. */
+trc_error trc_frame_header_read(const uint8_t *in, size_t len,
+                                trc_frame_info *f);
 
 /* ---- Trace text v1 -------------------------------------------------------- */
 

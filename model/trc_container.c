@@ -1,6 +1,7 @@
 /*
- * trc_container.c - the 16-byte .trc header: magic, version, mode and every
- * format parameter, so a stream decodes without out-of-band knowledge.
+ * trc_container.c - the 16-byte .trc header (magic, version, mode, flags and
+ * every format parameter, so a stream decodes without out-of-band knowledge)
+ * and the 40-byte frame header of framed containers, with CRC-32.
  */
 #include "trc.h"
 
@@ -10,6 +11,21 @@ static const uint8_t magic[4] = {0x89, 'T', 'R', 'C'};
 trc_error trc_header_write(const trc_params *p, unsigned mode,
                            uint8_t out[TRC_HEADER_BYTES])
 {
+    return trc_header_write_ex(p, mode, 0, out);
+}
+
+trc_error trc_header_read(const uint8_t *in, size_t len, trc_params *p,
+                          unsigned *mode)
+{
+    unsigned flags;
+    return trc_header_read_ex(in, len, p, mode, &flags);
+}
+
+trc_error trc_header_write_ex(const trc_params *p, unsigned mode,
+                              unsigned flags, uint8_t out[TRC_HEADER_BYTES])
+{
+    if (flags & ~TRC_FLAG_FRAMED)
+        return TRC_ERR_HEADER;
     if (trc_params_check(p) != TRC_OK)
         return TRC_ERR_PARAM;
     if (mode != TRC_MODE_PAPER)
@@ -25,12 +41,13 @@ trc_error trc_header_write(const trc_params *p, unsigned mode,
     out[10] = (uint8_t)p->nd_f;
     out[11] = (uint8_t)p->nd_t;
     out[12] = (uint8_t)p->nd_v;
-    out[13] = out[14] = out[15] = 0; /* reserved, must be zero */
+    out[13] = (uint8_t)flags;
+    out[14] = out[15] = 0; /* reserved, must be zero */
     return TRC_OK;
 }
 
-trc_error trc_header_read(const uint8_t *in, size_t len, trc_params *p,
-                          unsigned *mode)
+trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
+                             unsigned *mode, unsigned *flags)
 {
     for (size_t i = 0; i < 4; i++)
         if (i >= len || in[i] != magic[i])
@@ -39,12 +56,75 @@ trc_error trc_header_read(const uint8_t *in, size_t len, trc_params *p,
         return TRC_ERR_TRUNCATED;
     if (in[4] != TRC_CONTAINER_VERSION || in[5] != TRC_MODE_PAPER)
         return TRC_ERR_VERSION;
-    if (in[13] || in[14] || in[15])
+    if ((in[13] & ~TRC_FLAG_FRAMED) || in[14] || in[15])
         return TRC_ERR_HEADER;
     trc_params q = {in[6], in[7], in[8], in[9], in[10], in[11], in[12]};
     if (trc_params_check(&q) != TRC_OK)
         return TRC_ERR_HEADER;
     *p = q;
     *mode = in[5];
+    *flags = in[13];
+    return TRC_OK;
+}
+
+/* ---- Frames ------------------------------------------------------------- */
+
+static const uint8_t frame_magic[4] = {0xF7, 'T', 'R', 'F'};
+
+uint32_t trc_crc32(uint32_t crc, const uint8_t *buf, size_t len)
+{
+    crc = ~crc;
+    for (size_t i = 0; i < len; i++) {
+        crc ^= buf[i];
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+static void put_be(uint8_t *out, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        out[i] = (uint8_t)(v >> (8 * (bytes - 1 - i)));
+}
+
+static uint64_t get_be(const uint8_t *in, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++)
+        v = (v << 8) | in[i];
+    return v;
+}
+
+void trc_frame_header_write(const trc_frame_info *f,
+                            uint8_t out[TRC_FRAME_HEADER_BYTES])
+{
+    for (int i = 0; i < 4; i++)
+        out[i] = frame_magic[i];
+    put_be(out + 4, f->index, 4);
+    put_be(out + 8, f->records_before, 8);
+    put_be(out + 16, f->time_before, 8);
+    put_be(out + 24, f->payload_bytes, 4);
+    put_be(out + 28, f->records, 4);
+    put_be(out + 32, f->payload_crc, 4);
+    put_be(out + 36, trc_crc32(0, out, 36), 4);
+}
+
+trc_error trc_frame_header_read(const uint8_t *in, size_t len,
+                                trc_frame_info *f)
+{
+    if (len < TRC_FRAME_HEADER_BYTES)
+        return TRC_ERR_TRUNCATED;
+    for (int i = 0; i < 4; i++)
+        if (in[i] != frame_magic[i])
+            return TRC_ERR_MAGIC;
+    if (get_be(in + 36, 4) != trc_crc32(0, in, 36))
+        return TRC_ERR_CHECK;
+    f->index = (uint32_t)get_be(in + 4, 4);
+    f->records_before = get_be(in + 8, 8);
+    f->time_before = get_be(in + 16, 8);
+    f->payload_bytes = (uint32_t)get_be(in + 24, 4);
+    f->records = (uint32_t)get_be(in + 28, 4);
+    f->payload_crc = (uint32_t)get_be(in + 32, 4);
     return TRC_OK;
 }

@@ -9,6 +9,7 @@ static const char *const err_names[TRC_ERR__COUNT] = {
     "TRC_ERR_KIND", "TRC_ERR_DST_SMALL", "TRC_ERR_TRUNCATED",
     "TRC_ERR_CORRUPT", "TRC_ERR_PADDING", "TRC_ERR_DELTA_OVERFLOW",
     "TRC_ERR_MAGIC", "TRC_ERR_VERSION", "TRC_ERR_HEADER", "TRC_ERR_SYNTAX",
+    "TRC_ERR_CHECK",
 };
 
 static const char *const err_texts[TRC_ERR__COUNT] = {
@@ -26,6 +27,7 @@ static const char *const err_texts[TRC_ERR__COUNT] = {
     "unsupported trc container version or mode",
     "invalid trc container header",
     "malformed trace text line",
+    "check value mismatch",
 };
 
 const char *trc_error_name(trc_error err)

@@ -565,6 +565,42 @@ static void test_container_and_bin(void)
           "bin_v1_rejects_stray_bits");
 }
 
+static void test_frames(void)
+{
+    check(trc_crc32(0, (const uint8_t *)"123456789", 9) == 0xCBF43926u,
+          "crc32_check_value");
+    trc_frame_info f = {7, 28672, 123456789012ull, 5000, 4096, 0xdeadbeef}, g;
+    uint8_t h[TRC_FRAME_HEADER_BYTES];
+    trc_frame_header_write(&f, h);
+    check(trc_frame_header_read(h, sizeof h, &g) == TRC_OK && g.index == 7 &&
+              g.records_before == 28672 && g.time_before == 123456789012ull &&
+              g.payload_bytes == 5000 && g.records == 4096 &&
+              g.payload_crc == 0xdeadbeef,
+          "frame_header_round_trip");
+    check(h[0] == 0xF7 && h[1] == 'T' && h[4] == 0 && h[7] == 7,
+          "frame_header_layout");
+    int all = 1;
+    for (int bit = 0; bit < 8 * TRC_FRAME_HEADER_BYTES; bit++) {
+        h[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        trc_error e = trc_frame_header_read(h, sizeof h, &g);
+        all &= e == (bit < 32 ? TRC_ERR_MAGIC : TRC_ERR_CHECK);
+        h[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+    }
+    check(all, "frame_header_every_bit_flip_detected");
+    check(trc_frame_header_read(h, 39, &g) == TRC_ERR_TRUNCATED,
+          "frame_header_truncated");
+    trc_params p = trc_params_paper(), q;
+    unsigned mode, flags;
+    trc_header_write_ex(&p, TRC_MODE_PAPER, TRC_FLAG_FRAMED, h);
+    check(trc_header_read_ex(h, TRC_HEADER_BYTES, &q, &mode, &flags) == TRC_OK &&
+              flags == TRC_FLAG_FRAMED,
+          "container_framed_flag");
+    h[13] = 2;
+    check(trc_header_read_ex(h, TRC_HEADER_BYTES, &q, &mode, &flags) ==
+              TRC_ERR_HEADER,
+          "container_unknown_flag_rejected");
+}
+
 int main(void)
 {
     test_params();
@@ -577,5 +613,6 @@ int main(void)
     test_random_round_trips();
     test_text();
     test_container_and_bin();
+    test_frames();
     return 0; /* failures are reported line by line; the runner counts */
 }

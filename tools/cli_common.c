@@ -127,9 +127,10 @@ struct cli_reader {
     FILE *f;
     const char *path;
     int stream;          /* 1: .trc or raw stream, 0: text */
+    int framed;          /* framed container (docs/format.md 5.1) */
     int eof, done, err;  /* input exhausted; no more records; error pending */
     uint8_t *buf;
-    size_t blen, bpos;
+    size_t cap, blen, bpos;
     uint64_t buf_base;   /* file offset of buf[0] */
     uint64_t header;     /* container header bytes before the stream */
     uint64_t lineno;
@@ -137,6 +138,16 @@ struct cli_reader {
     trc_decoder dec;
     trc_record out[OUT_RECS];
     size_t on, oi;
+    /* framed containers */
+    trc_record *q;           /* the current frame's records, L marks first */
+    size_t qcap, qn, qi;
+    uint32_t expect;         /* next frame index */
+    uint32_t from_frame;     /* frames before it are skipped on purpose */
+    int started, trailer;
+    uint64_t seen;           /* trace records accounted for (read or lost) */
+    uint64_t last_time;      /* ticks up to the end of the last good frame */
+    unsigned damage;         /* damage events reported */
+    trc_stats sum;           /* figures of all good frames */
 };
 
 /* Moves unread bytes to the front and reads more; returns bytes added. */
@@ -149,8 +160,8 @@ static size_t refill(cli_reader *rd)
         rd->bpos = 0;
     }
     size_t got = 0;
-    if (!rd->eof && rd->blen < BUF_BYTES) {
-        got = fread(rd->buf + rd->blen, 1, BUF_BYTES - rd->blen, rd->f);
+    if (!rd->eof && rd->blen < rd->cap) {
+        got = fread(rd->buf + rd->blen, 1, rd->cap - rd->blen, rd->f);
         rd->blen += got;
         if (got == 0) {
             if (ferror(rd->f))
@@ -169,6 +180,7 @@ cli_reader *cli_reader_open(const char *path, const trc_params *p, int raw)
         free(rd);
         return NULL;
     }
+    rd->cap = BUF_BYTES;
     rd->path = path;
     rd->p = *p;
     if (!(rd->f = cli_open_in(path))) {
@@ -177,11 +189,13 @@ cli_reader *cli_reader_open(const char *path, const trc_params *p, int raw)
     }
     while (rd->blen < TRC_HEADER_BYTES && !rd->eof)
         refill(rd);
-    unsigned mode;
+    unsigned mode, flags = 0;
     trc_error e = raw ? TRC_ERR_MAGIC
-                      : trc_header_read(rd->buf, rd->blen, &rd->p, &mode);
+                      : trc_header_read_ex(rd->buf, rd->blen, &rd->p, &mode,
+                                           &flags);
     if (e == TRC_OK) {
         rd->stream = 1;
+        rd->framed = (flags & TRC_FLAG_FRAMED) != 0;
         rd->header = rd->bpos = TRC_HEADER_BYTES;
     } else if (e != TRC_ERR_MAGIC) {
         cli_error("%s: bad .trc header: %s", path, trc_error_text(e));
@@ -266,8 +280,243 @@ static int next_stream(cli_reader *rd, trc_record *r)
     return 1;
 }
 
+/* ---- Framed containers -------------------------------------------------- */
+
+/* Makes n bytes available from bpos unless the input ends first. */
+static size_t ensure(cli_reader *rd, size_t n)
+{
+    while (rd->blen - rd->bpos < n && !rd->eof) {
+        if (n > rd->cap) {
+            uint8_t *nb = realloc(rd->buf, n);
+            if (!nb)
+                break;
+            rd->buf = nb;
+            rd->cap = n;
+        }
+        if (refill(rd) == 0 && !rd->eof && rd->blen == rd->cap)
+            break;
+    }
+    return rd->blen - rd->bpos;
+}
+
+static uint64_t file_off(const cli_reader *rd)
+{
+    return rd->buf_base + rd->bpos;
+}
+
+static int queue(cli_reader *rd, const trc_record *r)
+{
+    if (rd->qn == rd->qcap) {
+        size_t nc = rd->qcap ? 2 * rd->qcap : 4096;
+        trc_record *nq = realloc(rd->q, nc * sizeof *nq);
+        if (!nq) {
+            cli_error("out of memory");
+            return -1;
+        }
+        rd->q = nq;
+        rd->qcap = nc;
+    }
+    rd->q[rd->qn++] = *r;
+    return 0;
+}
+
+/* Skips forward to the next valid frame header; reports the damaged bytes. */
+static void resync(cli_reader *rd, const char *why)
+{
+    uint64_t from = file_off(rd);
+    trc_frame_info fi;
+    rd->bpos++;
+    while (ensure(rd, TRC_FRAME_HEADER_BYTES) >= 4 &&
+           trc_frame_header_read(rd->buf + rd->bpos, rd->blen - rd->bpos,
+                                 &fi) != TRC_OK)
+        rd->bpos++;
+    if (rd->blen - rd->bpos < 4)
+        rd->bpos = rd->blen;
+    rd->damage++;
+    cli_error("%s: byte %llu: %s; skipped %llu bytes to %s", rd->path,
+              (unsigned long long)from, why,
+              (unsigned long long)(file_off(rd) - from),
+              rd->bpos < rd->blen ? "the next frame" : "the end");
+}
+
+/* Decodes one frame's payload on its own into the queue. */
+static trc_error decode_frame(cli_reader *rd, const trc_frame_info *fi,
+                              const uint8_t *pl, uint64_t *sum, uint64_t *carry)
+{
+    trc_decoder d;
+    size_t pos = 0, used, got;
+    trc_record chunk[OUT_RECS];
+    trc_error e;
+    uint64_t n = 0;
+    trc_decoder_init(&d, &rd->p);
+    *sum = 0;
+    do {
+        e = trc_decode(&d, pl + pos, fi->payload_bytes - pos, &used, chunk,
+                       OUT_RECS, &got, 1);
+        pos += used;
+        for (size_t i = 0; i < got; i++) {
+            *sum += chunk[i].delta;
+            if (queue(rd, &chunk[i]))
+                return TRC_ERR_DST_SMALL;
+        }
+        n += got;
+    } while (e == TRC_OK && got == OUT_RECS);
+    if (e == TRC_OK && (pos != fi->payload_bytes || n != fi->records))
+        e = TRC_ERR_CORRUPT; /* the frame does not end where it says */
+    if (e == TRC_OK) {
+        *carry = d.carry;
+        for (int f = 0; f < TRC_F__COUNT; f++) {
+            rd->sum.raw_bits[f] += d.st.raw_bits[f];
+            rd->sum.coded_bits[f] += d.st.coded_bits[f];
+        }
+        rd->sum.function += d.st.function;
+        rd->sum.os += d.st.os;
+        rd->sum.time_ext += d.st.time_ext;
+        rd->sum.end += d.st.end;
+        rd->sum.sync += d.st.sync;
+        rd->sum.lost += d.st.lost;
+        rd->sum.kind_bits += d.st.kind_bits;
+        rd->sum.pad_bits += d.st.pad_bits;
+        for (int k = 0; k < 3; k++) {
+            rd->sum.lookups[k] += d.st.lookups[k];
+            rd->sum.hits[k] += d.st.hits[k];
+        }
+    }
+    return e;
+}
+
+/* Queues the records lost before frame fi as L records (each count fits
+ * VAL_W); the first carries the time up to the frame. */
+static int queue_lost(cli_reader *rd, const trc_frame_info *fi)
+{
+    uint64_t lost = fi->records_before - rd->seen;
+    uint64_t max = (UINT64_C(1) << rd->p.val_w) - 1u;
+    cli_error("%s: frames %u..%u lost: %llu records (marked with L)", rd->path,
+              rd->expect, fi->index - 1u, (unsigned long long)lost);
+    rd->damage++;
+    while (lost) {
+        trc_record l = {0, (uint32_t)(lost < max ? lost : max), 0, TRC_LOST};
+        lost -= l.a;
+        if (queue(rd, &l))
+            return -1;
+    }
+    return 0;
+}
+
+/* Loads the next good frame into the queue. 1: queued, 0: end, -1: error. */
+static int next_frame(cli_reader *rd)
+{
+    rd->qn = rd->qi = 0;
+    while (!rd->trailer) {
+        trc_frame_info fi;
+        size_t avail = ensure(rd, TRC_FRAME_HEADER_BYTES);
+        if (avail == 0) {
+            rd->damage++;
+            cli_error("%s: byte %llu: stream ends without its trailer after "
+                      "%llu records: an unknown number of records is lost at "
+                      "the end", rd->path, (unsigned long long)file_off(rd),
+                      (unsigned long long)rd->seen);
+            return 0;
+        }
+        trc_error e = trc_frame_header_read(rd->buf + rd->bpos, avail, &fi);
+        if (e != TRC_OK) {
+            resync(rd, e == TRC_ERR_TRUNCATED ? "truncated frame header"
+                                              : "no valid frame header");
+            continue;
+        }
+        if (fi.index < rd->expect || fi.records_before < rd->seen) {
+            resync(rd, "frame header out of sequence");
+            continue;
+        }
+        size_t need = TRC_FRAME_HEADER_BYTES + (size_t)fi.payload_bytes;
+        if (ensure(rd, need) < need) {
+            char why[64];
+            snprintf(why, sizeof why, "frame %u truncated", fi.index);
+            resync(rd, why);
+            continue;
+        }
+        const uint8_t *pl = rd->buf + rd->bpos + TRC_FRAME_HEADER_BYTES;
+        int is_trailer = fi.payload_bytes == 0 && fi.records == 0;
+        if (!is_trailer && trc_crc32(0, pl, fi.payload_bytes) != fi.payload_crc) {
+            char why[64];
+            snprintf(why, sizeof why, "frame %u fails its check value", fi.index);
+            resync(rd, why);
+            continue;
+        }
+        if (fi.index < rd->from_frame && !is_trailer) {
+            rd->bpos += need; /* skipped on purpose, not lost */
+            rd->expect = fi.index + 1u;
+            rd->seen = fi.records_before + fi.records;
+            continue;
+        }
+        if (!rd->started) {
+            rd->started = 1;
+            rd->seen = rd->from_frame ? fi.records_before : 0;
+        }
+        if (fi.records_before > rd->seen && queue_lost(rd, &fi))
+            return -1;
+        size_t first = rd->qn;
+        uint64_t sum = 0, carry = 0;
+        if (!is_trailer) {
+            e = decode_frame(rd, &fi, pl, &sum, &carry);
+            if (e != TRC_OK) {
+                rd->qn = first;
+                char why[96];
+                snprintf(why, sizeof why, "frame %u does not decode (%s)",
+                         fi.index, trc_error_name(e));
+                resync(rd, why);
+                continue;
+            }
+        }
+        /* Time from the last good frame (or the trace start) up to this one
+         * goes to the first record queued. */
+        uint64_t gap = fi.time_before >= rd->last_time
+                           ? fi.time_before - rd->last_time : 0;
+        if (rd->qn > 0)
+            rd->q[0].delta += gap;
+        rd->last_time = fi.time_before + sum + carry;
+        rd->seen = fi.records_before + fi.records;
+        rd->expect = fi.index + 1u;
+        rd->bpos += need;
+        if (is_trailer) {
+            rd->trailer = 1;
+            if (ensure(rd, 1) > 0) {
+                rd->damage++;
+                cli_error("%s: byte %llu: bytes after the trailer ignored",
+                          rd->path, (unsigned long long)file_off(rd));
+            }
+        }
+        if (rd->qn > 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int next_framed(cli_reader *rd, trc_record *r)
+{
+    while (rd->qi == rd->qn) {
+        int got = next_frame(rd);
+        if (got <= 0)
+            return got;
+    }
+    *r = rd->q[rd->qi++];
+    return 1;
+}
+
+void cli_reader_from_frame(cli_reader *rd, uint32_t k)
+{
+    rd->from_frame = k;
+}
+
+unsigned cli_reader_damage(const cli_reader *rd)
+{
+    return rd->damage;
+}
+
 int cli_reader_next(cli_reader *rd, trc_record *r)
 {
+    if (rd->framed)
+        return next_framed(rd, r);
     return rd->stream ? next_stream(rd, r) : next_text(rd, r);
 }
 
@@ -278,6 +527,8 @@ const trc_params *cli_reader_params(const cli_reader *rd)
 
 const trc_stats *cli_reader_stats(const cli_reader *rd)
 {
+    if (rd->framed)
+        return &rd->sum;
     return rd->stream ? &rd->dec.st : NULL;
 }
 
@@ -298,5 +549,6 @@ void cli_reader_close(cli_reader *rd)
     if (rd->f && rd->f != stdin)
         fclose(rd->f);
     free(rd->buf);
+    free(rd->q);
     free(rd);
 }

@@ -15,8 +15,21 @@ typedef struct {
     const char *in, *out;
     int raw, json;
     const char *to;
+    unsigned long frame, from_frame; /* --frame N, --from-frame K */
     trc_params p;
 } opts;
+
+static int parse_count(const char *opt, const char *v, unsigned long *out)
+{
+    char *end;
+    unsigned long x = strtoul(v, &end, 10);
+    if (end == v || *end || v[0] == '-' || x > 0xffffffffUL) {
+        cli_error("%s: bad count '%s'", opt, v);
+        return 0;
+    }
+    *out = x;
+    return 1;
+}
 
 /* Parses "IN [OUT] [options]"; returns 0 on success, 2 on bad usage. */
 static int parse_opts(int argc, char **argv, int want_out, opts *o)
@@ -36,6 +49,12 @@ static int parse_opts(int argc, char **argv, int want_out, opts *o)
             o->json = 1;
         } else if (!strcmp(argv[i], "--to") && i + 1 < argc) {
             o->to = argv[++i];
+        } else if (!strcmp(argv[i], "--frame") && i + 1 < argc) {
+            if (!parse_count("--frame", argv[++i], &o->frame))
+                return 2;
+        } else if (!strcmp(argv[i], "--from-frame") && i + 1 < argc) {
+            if (!parse_count("--from-frame", argv[++i], &o->from_frame))
+                return 2;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             cli_error("%s: unknown option '%s'", argv[0], argv[i]);
             return 2;
@@ -111,6 +130,100 @@ done:
     return rc;
 }
 
+/* A growable byte buffer for one frame's payload. */
+typedef struct {
+    uint8_t *b;
+    size_t len, cap;
+} bytebuf;
+
+static int room(bytebuf *x, size_t need)
+{
+    if (x->cap - x->len >= need)
+        return 1;
+    size_t nc = x->cap ? x->cap : 1u << 16;
+    while (nc - x->len < need)
+        nc *= 2;
+    uint8_t *nb = realloc(x->b, nc);
+    if (!nb)
+        return 0;
+    x->b = nb;
+    x->cap = nc;
+    return 1;
+}
+
+static void put_frame(FILE *f, const trc_frame_info *fi, const uint8_t *pl)
+{
+    uint8_t h[TRC_FRAME_HEADER_BYTES];
+    trc_frame_header_write(fi, h);
+    fwrite(h, 1, sizeof h, f);
+    fwrite(pl, 1, fi->payload_bytes, f);
+}
+
+/* Encodes rd as frames of n trace records: each frame starts from the reset
+ * state and ends with SYNC (the last with END); a trailer closes the file. */
+static int encode_framed(cli_reader *rd, const trc_params *p, FILE *f,
+                         unsigned long n)
+{
+    trc_encoder enc;
+    trc_frame_info fi = {0, 0, 0, 0, 0, 0};
+    bytebuf pl = {NULL, 0, 0};
+    uint64_t time = 0;
+    trc_record r;
+    int got, more = 1;
+    trc_encoder_init(&enc, p);
+    while (more) {
+        got = cli_reader_next(rd, &r);
+        if (got < 0)
+            break;
+        more = got == 1;
+        if (more) {
+            size_t done = 0, len;
+            while (!done) {
+                if (!room(&pl, 4096))
+                    goto oom;
+                trc_encode(&enc, &r, 1, &done, pl.b + pl.len, pl.cap - pl.len,
+                           &len);
+                pl.len += len;
+            }
+            time += r.delta;
+            fi.records++;
+        }
+        if (fi.records == n || (!more && (fi.records || fi.index == 0))) {
+            size_t len;
+            if (!room(&pl, TRC_MAX_RECORD_BYTES))
+                goto oom;
+            if (more)
+                trc_encode_sync(&enc, pl.b + pl.len, TRC_MAX_RECORD_BYTES, &len);
+            else
+                trc_encode_end(&enc, pl.b + pl.len, TRC_MAX_RECORD_BYTES, &len);
+            pl.len += len;
+            if (pl.len > 0xffffffffu) {
+                cli_error("--frame %lu: a frame exceeds 4 GiB", n);
+                free(pl.b);
+                return 1;
+            }
+            fi.payload_bytes = (uint32_t)pl.len;
+            fi.payload_crc = trc_crc32(0, pl.b, pl.len);
+            put_frame(f, &fi, pl.b);
+            fi.index++;
+            fi.records_before += fi.records;
+            fi.time_before = time;
+            fi.records = 0;
+            pl.len = 0;
+        }
+    }
+    free(pl.b);
+    if (got < 0)
+        return 1;
+    fi.payload_bytes = fi.payload_crc = 0; /* the trailer */
+    put_frame(f, &fi, (const uint8_t *)"");
+    return 0;
+oom:
+    cli_error("out of memory");
+    free(pl.b);
+    return 1;
+}
+
 int cmd_compress(int argc, char **argv)
 {
     opts o;
@@ -127,11 +240,18 @@ int cmd_compress(int argc, char **argv)
         return 1;
     }
     uint8_t hdr[TRC_HEADER_BYTES];
-    if (!o.raw) {
-        trc_header_write(&o.p, TRC_MODE_PAPER, hdr);
-        fwrite(hdr, 1, sizeof hdr, f);
+    if (o.frame && o.raw) {
+        cli_error("--frame needs the container (drop --raw)");
+        rc = 2;
+    } else {
+        if (!o.raw) {
+            trc_header_write_ex(&o.p, TRC_MODE_PAPER,
+                                o.frame ? TRC_FLAG_FRAMED : 0, hdr);
+            fwrite(hdr, 1, sizeof hdr, f);
+        }
+        rc = o.frame ? encode_framed(rd, &o.p, f, o.frame)
+                     : encode_all(rd, &o.p, f, o.out);
     }
-    rc = encode_all(rd, &o.p, f, o.out);
     if (cli_close(f, o.out))
         rc = 1;
     cli_reader_close(rd);
@@ -164,12 +284,15 @@ int cmd_decompress(int argc, char **argv)
         cli_reader_close(rd);
         return 1;
     }
+    cli_reader_from_frame(rd, (uint32_t)o.from_frame);
     FILE *f = cli_open_out(o.out);
     if (!f) {
         cli_reader_close(rd);
         return 1;
     }
     rc = write_text(rd, f);
+    if (cli_reader_damage(rd))
+        rc = 1; /* output written, with L records where frames were lost */
     if (cli_close(f, o.out))
         rc = 1;
     cli_reader_close(rd);

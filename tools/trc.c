@@ -20,8 +20,8 @@ static const struct {
     trc_cmd_fn fn;
     const char *usage;
 } cmds[] = {
-    {"compress", cmd_compress, "compress IN OUT [--raw] [params]   text v1 -> .trc"},
-    {"decompress", cmd_decompress, "decompress IN OUT [--raw] [params] .trc -> text v1"},
+    {"compress", cmd_compress, "compress IN OUT [--raw|--frame N] [params]  text v1 -> .trc"},
+    {"decompress", cmd_decompress, "decompress IN OUT [--raw|--from-frame K] [params]  .trc -> text"},
     {"stats", cmd_stats, "stats IN [--json] [--raw] [params]  Table-2 style figures"},
     {"convert", cmd_convert, "convert IN OUT --to bin|text         text v1 <-> bin v1"},
     {"import-ftrace", cmd_import_ftrace, "import-ftrace IN OUT [--cpu L] [--merge CAP]"},

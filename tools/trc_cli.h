@@ -48,6 +48,12 @@ const trc_params *cli_reader_params(const cli_reader *rd);
 const trc_stats *cli_reader_stats(const cli_reader *rd);
 /* Stream bytes read so far (container header excluded), 0 for text. */
 uint64_t cli_reader_stream_bytes(const cli_reader *rd);
+/* Framed containers: start at frame k (earlier frames are skipped on
+ * purpose; the first record's delta then counts from the trace start). */
+void cli_reader_from_frame(cli_reader *rd, uint32_t k);
+/* Damage events reported so far (lost frames, skipped bytes, missing
+ * trailer): the trace read is then incomplete, with L records at the gaps. */
+unsigned cli_reader_damage(const cli_reader *rd);
 /* 1 for a .trc or raw stream, 0 for trace text. */
 int cli_reader_is_stream(const cli_reader *rd);
 void cli_reader_close(cli_reader *rd);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Framed containers: round trips, --from-frame, and recovery from flipped bits,
+# dropped byte ranges and truncation (tests/frame_damage.py checks the output
+# against an independent parse of the frame layout).
+set -u
+cd "$(dirname "$0")/.."
+TRC=${TRC:-build/trc}
+ASAN=${ASAN:-build/asan/trc}
+W=build/tmp/frames
+mkdir -p $W
+t() { local name=$1; shift; if "$@" >$W/last.out 2>&1; then echo "ok $name"; else echo "not ok $name"; sed 's/^/  /' $W/last.out | head -5; fi; }
+
+n=lua_calls_t10
+xz -dc tests/data/$n.txt.xz > $W/$n.txt
+grep -v '^#' $W/$n.txt > $W/$n.canon
+for N in 1 4096 1000000; do
+  t "framed_round_trip_N$N" bash -c "$TRC compress --frame $N $W/$n.txt $W/f$N.trc && $TRC decompress $W/f$N.trc - | cmp - $W/$n.canon"
+done
+t framed_nt16_time_ext bash -c "$TRC compress --frame 777 --nt 16 $W/$n.txt $W/f16.trc && $TRC decompress $W/f16.trc - | cmp - $W/$n.canon"
+t framed_stats_equal_records bash -c "$TRC stats --json $W/f4096.trc | python3 -c 'import json,sys; s=json.load(sys.stdin); assert s[\"records\"][\"trace\"]==1000000 and s[\"records\"][\"sync\"]==244, s'"
+# --from-frame K: the records from K*4096 on, the first at its absolute time
+t from_frame bash -c "$TRC decompress --from-frame 3 $W/f4096.trc - > $W/ff.txt && awk 'NR<=3*4096+1 {s+=\$1} NR==3*4096+1 {print s, \$2, \$3}' $W/$n.canon > $W/ff.want && head -1 $W/ff.txt | awk '{print \$1, \$2, \$3}' | cmp - $W/ff.want && tail -n +2 $W/ff.txt | cmp - <(tail -n +$((3*4096+2)) $W/$n.canon)"
+for s in 1 2 3 4; do
+  python3 tests/frame_damage.py $TRC $W/$n.txt $W/f4096.trc $s 20 5
+done
+python3 tests/frame_damage.py $ASAN $W/$n.txt $W/f4096.trc 9 200 20 | sed 's/^\(not \)\{0,1\}ok /&asan_/'
+# Truncation: the records before the cut come out, and the loss is reported.
+head -c 900000 $W/f4096.trc > $W/cut.trc
+$TRC decompress $W/cut.trc $W/cut.txt 2>$W/cut.err; rc=$?
+lines=$(wc -l < $W/cut.txt)
+if [ $rc -eq 1 ] && grep -q "without its trailer" $W/cut.err && [ $((lines % 4096)) -eq 0 ] \
+   && [ $lines -gt 0 ] && cmp -s $W/cut.txt <(head -$lines $W/$n.canon); then
+  echo "ok truncated_framed_file ($lines records kept)"
+else echo "not ok truncated_framed_file (rc $rc, $lines lines)"; head -3 $W/cut.err; fi
