@@ -5,7 +5,7 @@
 #   plain  build/wl/wl_plain  (no -finstrument-functions)
 #   off    build/wl/wl with TRC_CAPTURE_OFF=1 (hooks called, nothing recorded)
 #   on     build/wl/wl recording to a temporary trace
-# Each is run RUNS times; the median wall time counts. ns/event =
+# Each is run RUNS times, interleaved; the median wall time counts. ns/event =
 # (median(on) - median(plain)) / events, also without the exit-time write
 # (the library reports how long writing took).
 # Usage: capture/overhead.sh [KB [EXPRESSIONS [RUNS]]]
@@ -23,28 +23,29 @@ trap 'rm -rf "$tmp"' EXIT
 now() { date +%s%N; }
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
-run_set() { # NAME: runs RUNS times, prints the median ns
-  local name=$1 i t
-  : > "$tmp/$name.t"
-  for i in $(seq "$RUNS"); do
-    echo "capture-report: $name run $i/$RUNS" >&2
-    case $name in
-      plain) t=$(now); $PLAIN -n "$KB" -e "$NEXPR" > /dev/null; t=$(( $(now) - t )) ;;
-      off) t=$(now); TRC_CAPTURE_OFF=1 $WL -n "$KB" -e "$NEXPR" > /dev/null; t=$(( $(now) - t )) ;;
-      on) t=$(now)
-          TRC_CAPTURE_OUT="$tmp/wl.txt" $WL -n "$KB" -e "$NEXPR" > /dev/null 2> "$tmp/on.$i.log"
-          t=$(( $(now) - t ))
-          tr '\r' '\n' < "$tmp/on.$i.log" > "$tmp/on.$i.txt"
-          sed -n 's/.*(write \([0-9.]*\) ms).*/\1/p' "$tmp/on.$i.txt" >> "$tmp/write.ms" ;;
-    esac
-    echo "$t" >> "$tmp/$name.t"
-  done
-  median < "$tmp/$name.t"
+one_run() { # NAME I: one timed run, appends ns to $tmp/NAME.t
+  local name=$1 i=$2 t
+  echo "capture-report: run $i/$RUNS: $name" >&2
+  case $name in
+    plain) t=$(now); $PLAIN -n "$KB" -e "$NEXPR" > /dev/null; t=$(( $(now) - t )) ;;
+    off) t=$(now); TRC_CAPTURE_OFF=1 $WL -n "$KB" -e "$NEXPR" > /dev/null; t=$(( $(now) - t )) ;;
+    on) t=$(now)
+        TRC_CAPTURE_OUT="$tmp/wl.txt" $WL -n "$KB" -e "$NEXPR" > /dev/null 2> "$tmp/on.$i.log"
+        t=$(( $(now) - t ))
+        tr '\r' '\n' < "$tmp/on.$i.log" > "$tmp/on.$i.txt"
+        sed -n 's/.*(write \([0-9.]*\) ms).*/\1/p' "$tmp/on.$i.txt" >> "$tmp/write.ms" ;;
+  esac
+  echo "$t" >> "$tmp/$name.t"
 }
 
-t_plain=$(run_set plain)
-t_off=$(run_set off)
-t_on=$(run_set on)
+# Interleaved (plain, off, on, plain, ...) so that a slow spell of the
+# machine hits all three alike.
+for i in $(seq "$RUNS"); do
+  for name in plain off on; do one_run $name "$i"; done
+done
+t_plain=$(median < "$tmp/plain.t")
+t_off=$(median < "$tmp/off.t")
+t_on=$(median < "$tmp/on.t")
 events=$(sed -n 's/^trc-capture: \([0-9]*\) events.*/\1/p' "$tmp/on.1.txt")
 funcs=$(sed -n 's/.* \([0-9]*\) functions -> .*/\1/p' "$tmp/on.1.txt")
 w_ms=$(median < "$tmp/write.ms")
@@ -90,7 +91,7 @@ cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev
   echo "- Machine: $cpu, $(nproc) CPUs, Linux $(uname -r), clocksource \`$cs\`"
   echo "- Compiler: $(${CC:-cc} --version | head -1); workload \`-O2\` (instrumented: \`-finstrument-functions\`)"
   echo "- Workload: \`build/wl/wl -n $KB -e $NEXPR\` (bundled, one thread): $events events"
-  echo "  (entries + exits) of $funcs functions per run; median of $RUNS runs each"
+  echo "  (entries + exits) of $funcs functions per run; median of $RUNS interleaved runs each"
   echo "- Tick 10 ns (default). Trace written as text v1: $txt_bytes bytes; as .trc: $trc_bytes bytes"
   echo
   echo "| build | median wall time | vs plain |"

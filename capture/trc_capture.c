@@ -158,10 +158,18 @@ static NOI void record(void *fn, uint64_t flag)
     tbuf *b = my_buf;
     if (__builtin_expect(b == NULL, 0) && !(b = tbuf_new()))
         return;
-    ev *e = &b->e[b->n];
+    /* The slot is taken before it is filled, so an instrumented signal
+     * handler that runs in between gets the next slot, never this one. */
+    size_t i = b->n;
+    if (__builtin_expect(i >= BUF_EVENTS, 0)) {
+        spill(b);
+        i = 0;
+    }
+    b->n = i + 1;
+    ev *e = &b->e[i];
     e->t = now_ns() | flag;
     e->fn = (uint64_t)(uintptr_t)fn;
-    if (__builtin_expect(++b->n == BUF_EVENTS, 0))
+    if (__builtin_expect(b->n == BUF_EVENTS, 0))
         spill(b);
 }
 
@@ -443,6 +451,7 @@ typedef struct {
     trc_record batch[4096];
     size_t nb;
     uint8_t out[4096 * TRC_MAX_RECORD_BYTES];
+    size_t nt; /* text bytes pending in out */
     int err;
 } writer;
 
@@ -470,10 +479,13 @@ static NOI void w_put(writer *w, const trc_record *r)
         if (w->nb == 4096)
             w_flush(w);
     } else {
-        char line[TRC_TEXT_LINE_MAX];
-        size_t n = trc_text_format(r, line);
-        if (fwrite(line, 1, n, w->f) != n)
-            w->err = 1;
+        /* Lines go straight into the output buffer, written in big blocks. */
+        if (w->nt + TRC_TEXT_LINE_MAX > sizeof w->out) {
+            if (fwrite(w->out, 1, w->nt, w->f) != w->nt)
+                w->err = 1;
+            w->nt = 0;
+        }
+        w->nt += trc_text_format(r, (char *)w->out + w->nt);
     }
 }
 
@@ -569,7 +581,7 @@ static NOI int write_trace(void)
         }
         w_put(&w, &r);
         if ((++done & 0x3FFFFF) == 0 && !g.quiet)
-            fprintf(stderr, "trc-capture: writing %" PRIu64 " / %" PRIu64 " events\r",
+            fprintf(stderr, "trc-capture: writing %" PRIu64 " / %" PRIu64 " events\n",
                     done, total);
     }
     if (w.trc) {
@@ -578,6 +590,8 @@ static NOI int write_trace(void)
         trc_encode_end(&w.enc, w.out, sizeof w.out, &len);
         if (fwrite(w.out, 1, len, w.f) != len)
             w.err = 1;
+    } else if (w.nt && fwrite(w.out, 1, w.nt, w.f) != w.nt) {
+        w.err = 1;
     }
     if (fclose(w.f))
         w.err = 1;

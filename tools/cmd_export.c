@@ -237,8 +237,13 @@ static int export_json(const trace *t, const eopts *o, const char *out)
                 fprintf(f, ",\"cat\":\"os\",\"ph\":\"i\",\"s\":\"t\"");
             fprintf(f, ",\"ts\":");
             json_ts(f, ns);
-            fprintf(f, ",\"pid\":1,\"tid\":%u,\"args\":{\"value\":%" PRIu32
-                    ",\"type\":%" PRIu32 "}}", OS_TID, r->b, r->a);
+            if (o->counters && !(o->thread_type && r->a == o->thread_type))
+                /* one series per counter track: the value only */
+                fprintf(f, ",\"pid\":1,\"tid\":%u,\"args\":{\"value\":%" PRIu32
+                        "}}", OS_TID, r->b);
+            else
+                fprintf(f, ",\"pid\":1,\"tid\":%u,\"args\":{\"value\":%" PRIu32
+                        ",\"type\":%" PRIu32 "}}", OS_TID, r->b, r->a);
             if (o->thread_type && r->a == o->thread_type)
                 tid = r->b;
         } else {
