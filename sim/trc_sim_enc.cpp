@@ -8,7 +8,9 @@
 //
 // usage: trc_sim_enc TRACE [--out-w 8|16|32|64] [--records N] [--stall-in P]
 //        [--stall-out P] [--seed S] [--wave F.fst] [--map-ids] [--reset-at K]
-//        [--sync-every N] [--end-every N] [--junk] [--reserved N]
+//        [--sync-every N] [--end-every N] [--junk] [--reserved N] [--min-rate R]
+// records/cycle = raw records / cycles from the first input beat to the last
+// output beat (pipeline fill and the final flush included).
 #include <memory>
 
 #include "Vtrc_sim_enc.h"
@@ -32,6 +34,7 @@ struct Opts {
     size_t end_every = 0;  // insert END after every N raw records
     bool junk = false;     // random values in the unused info bits
     size_t reserved = 0;   // insert a reserved-type record after every N
+    double min_rate = 0;   // fail when records/cycle ends below this
 };
 
 void usage(void)
@@ -39,7 +42,7 @@ void usage(void)
     fprintf(stderr,
             "usage: trc_sim_enc TRACE [--out-w 8|16|32|64] [--records N] [--stall-in P]\n"
             "       [--stall-out P] [--seed S] [--wave F.fst] [--map-ids] [--reset-at K]\n"
-            "       [--sync-every N] [--end-every N] [--junk] [--reserved N]\n");
+            "       [--sync-every N] [--end-every N] [--junk] [--reserved N] [--min-rate R]\n");
 }
 
 bool parse(int argc, char **argv, Opts &o)
@@ -75,6 +78,8 @@ bool parse(int argc, char **argv, Opts &o)
                 o.end_every = strtoull(v, nullptr, 0);
             else if (a == "--reserved")
                 o.reserved = strtoull(v, nullptr, 0);
+            else if (a == "--min-rate")
+                o.min_rate = strtod(v, nullptr);
             else
                 return false;
         } else if (!o.trace) {
@@ -374,6 +379,10 @@ int run(const Opts &o)
            tr.size(), raw.size(), (unsigned long long)total_bytes, (unsigned long long)span,
            (double)raw.size() / (double)span, (double)next / (double)in_span, o.out_w,
            o.stall_in, o.stall_out, (unsigned long long)o.seed);
+    if (rc == 0 && (double)raw.size() / (double)span < o.min_rate) {
+        printf("SLOW: records/cycle below %.4f\n", o.min_rate);
+        rc = 1;
+    }
     if (rc == 0 && ctx->gotError()) {
         printf("assertion or $error raised in the RTL\n");
         rc = 1;

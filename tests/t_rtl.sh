@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# RTL regression suite (issue 3, item 6): trc_enc against the C model on the
+# sample traces x OUT_W {8,16,32,64} x parameter sets {paper, nd2, nd4, nt16,
+# fid8} x stalls {none, 10%, 50%} (20k-record prefixes), mid-stream resets,
+# END/SYNC/bad-input streams, full 1M-record runs at paper params / OUT_W=64
+# (records/cycle must round to 1.00), trc_core random events, and the Icarus
+# directed test. fid8: the traces' function ids are mapped to id mod 2^8
+# (--map-ids); nt16: long deltas are split by TIME_EXT as the format says.
+# Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
+set -u
+cd "$(dirname "$0")/.."
+S=build/sim
+JOBS=${TRC_JOBS:-2}
+
+if ! make --no-print-directory -s sim-deps > $S.deps.log 2>&1; then
+  echo "not ok rtl build (make sim-deps)"; sed 's/^/  /' $S.deps.log | tail -30; exit 0
+fi
+echo "ok rtl build (make sim-deps)"
+
+traces=$(cd tests/data && ls *_t*.txt.xz | sed 's/\.txt\.xz$//')
+jobs=$S/t_rtl.jobs
+: > "$jobs"
+# a job whose name starts with + also shows the harness's summary line
+job() { printf '%s|%s\n' "$1" "$2" >> "$jobs"; }
+
+# ---- the matrix, 20k-record prefixes
+seed=0
+for set in paper nd2 nd4 nt16 fid8; do
+  map=""; [ $set = fid8 ] && map="--map-ids"
+  for t in $traces; do
+    for w in 8 16 32 64; do
+      for st in 0 0.1 0.5; do
+        seed=$((seed + 1))
+        job "enc $set w$w $t stall $st" \
+          "$S/enc_$set/Vtrc_sim_enc $S/data/$t.20k.txt --out-w $w --stall-in $st --stall-out $st --seed $seed $map"
+      done
+    done
+  done
+  # reset in the middle of a stream, then the stream restarts from reset state
+  for w in 8 64; do
+    seed=$((seed + 1))
+    job "enc $set w$w reset mid-stream" \
+      "$S/enc_$set/Vtrc_sim_enc $S/data/lua_errors_t1.20k.txt --out-w $w --stall-in 0.2 --stall-out 0.2 --reset-at 6000 --seed $seed $map"
+  done
+  # END/SYNC mid-stream, junk in unused info bits, reserved types with values
+  for w in 8 16 32 64; do
+    seed=$((seed + 1))
+    job "enc $set w$w END/SYNC + bad input" \
+      "$S/enc_$set/Vtrc_sim_enc $S/data/zlib_deflate_t1.20k.txt --out-w $w --stall-in 0.3 --stall-out 0.3 --sync-every 997 --end-every 1501 --junk --reserved 313 --seed $seed $map"
+  done
+done
+
+# ---- full traces: paper params, OUT_W = 64, no stalls: one record per clock
+for t in $traces; do
+  job "+enc paper w64 $t full, records/cycle >= 0.9999" \
+    "$S/enc_paper/Vtrc_sim_enc tests/data/$t.txt.xz --out-w 64 --min-rate 0.9999"
+done
+job "+enc paper w8 zlib_deflate_t1 full stall 0.1" \
+  "$S/enc_paper/Vtrc_sim_enc tests/data/zlib_deflate_t1.txt.xz --out-w 8 --stall-in 0.1 --stall-out 0.1 --seed 99"
+
+# ---- trc_core: random events, overflow bursts, idle gaps > 2^NT ticks
+for s in 1 2 3 4 5 6 7 8; do
+  job "+core nt12 random events seed $s" "$S/core_nt12/Vtrc_sim_core --seed $s --idles 6"
+done
+job "+core paper random events, idle gap > 2^23 ticks" \
+  "$S/core_paper/Vtrc_sim_core --seed 11 --idles 1 --events 5000"
+
+# ---- Icarus directed test (second simulator), vectors from the C model
+mkdir -p $S/icarus
+if $S/trc_vec $S/data/zlib_deflate_t1.20k.txt 600 $S/icarus > $S/icarus/vec.log 2>&1; then
+  for w in 8 16 32 64; do
+    job "+icarus directed w$w" \
+      "iverilog -g2012 -DTRC_ASSERT -P trc_tb_directed.OUT_W=$w -P 'trc_tb_directed.VEC=\"$S/icarus\"' -s trc_tb_directed -o $S/icarus/tb$w.vvp sim/trc_tb_directed.v rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dict.v rtl/trc_tscode.v && vvp -n $S/icarus/tb$w.vvp > $S/icarus/tb$w.log 2>&1; cat $S/icarus/tb$w.log; grep -q '^PASS' $S/icarus/tb$w.log && ! grep -q 'ERROR' $S/icarus/tb$w.log"
+  done
+else
+  echo "not ok icarus vectors"; sed 's/^/  /' $S/icarus/vec.log
+fi
+
+run_one() {
+  local line=$1 name cmd out rc show=0
+  name=${line%%|*}; cmd=${line#*|}
+  case "$name" in "+"*) show=1; name=${name#+} ;; esac
+  out=$(eval "$cmd" 2>&1); rc=$?
+  if [ $rc -eq 0 ]; then
+    if [ $show = 1 ]; then printf 'ok %s\n%s\n' "$name" "$(tail -1 <<< "$out" | sed 's/^/  /')"
+    else printf 'ok %s\n' "$name"; fi
+  else
+    printf 'not ok %s\n%s\n  command: %s\n' "$name" "$(tail -4 <<< "$out" | sed 's/^/  /')" "$cmd"
+  fi
+}
+export -f run_one
+start=$(date +%s)
+xargs -P "$JOBS" -d '\n' -n 1 bash -c 'run_one "$1"' _ < "$jobs"
+echo "$(wc -l < "$jobs") RTL simulations in $(( $(date +%s) - start )) s on $JOBS jobs"
+exit 0
