@@ -65,14 +65,17 @@ demo: deps $(B)/trc $(DEMO_DEPS)
 clean:
 	rm -rf $(B)
 
-# libFuzzer targets (clang): tests/fuzz/fuzz_*.c against the library sources.
+# libFuzzer targets (clang): tests/fuzz/fuzz_*.c against the library and the
+# CLI's shared reader.
 FUZZ := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) model/trc.h
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) tools/cli_common.c model/trc.h tools/trc_cli.h
 	@mkdir -p $(dir $@)
-	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=all -Imodel $< $(LIB_SRCS) -o $@
+	clang -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -Imodel -Itools $< $(LIB_SRCS) tools/cli_common.c -o $@
 TEST_DEPS += $(FUZZ)
 
 .PHONY: fuzz
 fuzz: deps $(FUZZ) $(B)/trc
+	rm -f build/tmp/fuzz_summary.txt
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-300} tests/t_fuzz.sh

@@ -1,24 +1,44 @@
 #!/usr/bin/env bash
-# Fuzz smoke run (libFuzzer, ASan+UBSan) of the decoder, seeded with real
-# streams. FUZZ_SECONDS sets the length (default 20; make fuzz runs longer).
+# Fuzz runs (libFuzzer, ASan+UBSan) of the stream decoder, the CLI's trace
+# reader (containers, framed containers, bare streams, text) and the text
+# parser, each seeded with real data. FUZZ_SECONDS per target (default 15;
+# `make fuzz` runs longer and keeps the corpora in build/fuzz/corpus).
 set -u
 cd "$(dirname "$0")/.."
-F=build/fuzz/fuzz_decode
-C=build/tmp/fuzz_corpus
-secs=${FUZZ_SECONDS:-20}
-mkdir -p $C
-# seeds: parameter byte 0 + a small real .trc, and bare streams
+secs=${FUZZ_SECONDS:-15}
+C=build/fuzz/corpus
+S=build/tmp/fuzz_seed
+mkdir -p $S $C/decode $C/reader $C/text
+# seeds: byte 0 selects parameters/options (see each target), then real data
 for x in tests/data/*_t10.txt.xz; do
   n=$(basename $x .txt.xz)
-  xz -dc $x | head -300 > build/tmp/fz.txt
-  { printf '\x00'; build/trc compress build/tmp/fz.txt -; } > $C/$n.seed
-  { printf '\x02'; build/trc compress --raw --nt 16 --fid-bits 10 --type-bits 4 --value-bits 8 --dict-bits 2 build/tmp/fz.txt - 2>/dev/null; } > $C/$n.raw16.seed
+  xz -dc $x | head -300 > $S/$n.txt
+  { printf '\x00'; build/trc compress $S/$n.txt -; } > $C/decode/$n
+  { printf '\x04'; build/trc compress --raw --nt 16 --fid-bits 10 --type-bits 4 \
+      --value-bits 8 --dict-bits 2 $S/$n.txt - 2>/dev/null; } > $C/decode/$n.raw16
+  { printf '\x00'; build/trc compress --frame 50 $S/$n.txt -; } > $C/reader/$n.framed
+  { printf '\x00'; build/trc compress $S/$n.txt -; } > $C/reader/$n.trc
+  { printf '\x00'; head -40 $S/$n.txt; } > $C/reader/$n.txt
+  { printf '\x00'; head -40 $S/$n.txt; } > $C/text/$n
 done
-if $F -max_total_time=$secs -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-     $C > build/tmp/fuzz.log 2>&1; then
-  echo "ok fuzz_decode_${secs}s"
-else
-  echo "not ok fuzz_decode_${secs}s"
-  grep -E "ERROR|SUMMARY|Test unit written" build/tmp/fuzz.log | head -5
-fi
-grep -E "stat::number_of_executed_units|cov:" build/tmp/fuzz.log | tail -2
+for t in decode reader text; do
+  log=build/tmp/fuzz_$t.log
+  rm -f build/tmp/san_$t.*
+  # The reader reports every bad input on stderr, so that is closed for it;
+  # sanitizer reports go to build/tmp/san_*, crashing inputs to build/tmp/.
+  mask=0; [ $t = reader ] && mask=2
+  if ASAN_OPTIONS=log_path=build/tmp/san_$t UBSAN_OPTIONS=log_path=build/tmp/san_$t \
+     build/fuzz/fuzz_$t -max_total_time=$secs -timeout=10 -rss_limit_mb=2048 \
+       -max_len=65536 -close_fd_mask=$mask -print_final_stats=1 \
+       -artifact_prefix=build/tmp/fuzz_crash_$t- $C/$t > $log 2>&1; then
+    echo "ok fuzz_${t}_${secs}s"
+  else
+    echo "not ok fuzz_${t}_${secs}s"
+    cat build/tmp/san_$t.* 2>/dev/null | grep -E "ERROR|SUMMARY" | head -3
+    grep -E "ERROR|SUMMARY|Test unit written" $log | head -5
+    ls build/tmp/fuzz_crash_$t-* 2>/dev/null | head -3
+  fi
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' $log)
+  cov=$(grep -o 'cov: [0-9]*' $log | tail -1)
+  echo "fuzz_$t: $execs execs, $cov" | tee -a build/tmp/fuzz_summary.txt
+done

@@ -174,23 +174,32 @@ static size_t refill(cli_reader *rd)
 
 cli_reader *cli_reader_open(const char *path, const trc_params *p, int raw)
 {
+    FILE *f = cli_open_in(path);
+    return f ? cli_reader_from(f, path, p, raw) : NULL;
+}
+
+cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
+                            int raw)
+{
+    const char *path = name;
     cli_reader *rd = calloc(1, sizeof *rd);
     if (!rd || !(rd->buf = malloc(BUF_BYTES))) {
         cli_error("out of memory");
         free(rd);
+        if (f != stdin)
+            fclose(f);
         return NULL;
     }
     rd->cap = BUF_BYTES;
     rd->path = path;
     rd->p = *p;
-    if (!(rd->f = cli_open_in(path))) {
-        cli_reader_close(rd);
-        return NULL;
-    }
+    rd->f = f;
     while (rd->blen < TRC_HEADER_BYTES && !rd->eof)
         refill(rd);
     unsigned mode, flags = 0;
-    trc_error e = raw ? TRC_ERR_MAGIC
+    /* An empty input is an empty text trace, not a cut header. */
+    trc_error e = raw || rd->blen == 0
+                      ? TRC_ERR_MAGIC
                       : trc_header_read_ex(rd->buf, rd->blen, &rd->p, &mode,
                                            &flags);
     if (e == TRC_OK) {

@@ -39,6 +39,9 @@ typedef struct cli_reader cli_reader;
 /* Returns NULL on error (message printed). p: parameters for text and raw
  * streams; for a container the header's parameters are used. */
 cli_reader *cli_reader_open(const char *path, const trc_params *p, int raw);
+/* The same on an open file (closed by cli_reader_close unless stdin). */
+cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
+                            int raw);
 /* 1: *r filled; 0: end of trace; -1: error (message printed, naming the
  * file and line, or byte and bit offset). */
 int cli_reader_next(cli_reader *rd, trc_record *r);
