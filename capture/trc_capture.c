@@ -34,6 +34,13 @@
 #include "trc.h"
 #include "trc_capture.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#else
+#define HAVE_TSC 0
+#endif
+
 #define NOI __attribute__((no_instrument_function))
 #define BUF_EVENTS 65536u           /* events per thread buffer (1 MiB) */
 #define EXIT_FLAG (UINT64_C(1) << 63) /* in ev.t */
@@ -62,6 +69,9 @@ static struct {
     uint64_t tick_ns;
     char out[PATH_MAX], syms[PATH_MAX], tmpdir[PATH_MAX];
     int quiet;
+    int tsc;               /* events hold TSC counts, converted at exit */
+    uint64_t tsc0, mono0;  /* calibration pair at start ... */
+    uint64_t tsc1, mono1;  /* ... and at finish */
     pthread_mutex_t lock; /* guards the thread list */
     pthread_key_t key;
     tbuf *threads;
@@ -75,6 +85,46 @@ static NOI uint64_t now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline NOI uint64_t stamp(void)
+{
+#if HAVE_TSC
+    if (g.tsc)
+        return __rdtsc();
+#endif
+    return now_ns();
+}
+
+/* A (TSC, CLOCK_MONOTONIC) pair read as close together as possible. */
+static NOI void calibrate(uint64_t *tsc, uint64_t *mono)
+{
+#if HAVE_TSC
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 8; i++) {
+        uint64_t a = now_ns(), t = __rdtsc(), b = now_ns();
+        if (b - a < best) {
+            best = b - a;
+            *tsc = t;
+            *mono = a + (b - a) / 2;
+        }
+    }
+#else
+    *tsc = 0;
+    *mono = now_ns();
+#endif
+}
+
+/* Event time in ns on CLOCK_MONOTONIC: TSC counts are placed on the line
+ * through the two calibration pairs, so both ends agree with the clock. */
+static inline NOI uint64_t event_ns(uint64_t t)
+{
+    if (!g.tsc)
+        return t;
+    __int128 d = (__int128)t - (__int128)g.tsc0;
+    __int128 ns = (__int128)g.mono0 +
+                  d * (__int128)(g.mono1 - g.mono0) / (__int128)(g.tsc1 - g.tsc0);
+    return ns < 0 ? 0 : (uint64_t)ns;
 }
 
 static NOI void spill(tbuf *b)
@@ -167,7 +217,7 @@ static NOI void record(void *fn, uint64_t flag)
     }
     b->n = i + 1;
     ev *e = &b->e[i];
-    e->t = now_ns() | flag;
+    e->t = stamp() | flag;
     e->fn = (uint64_t)(uintptr_t)fn;
     if (__builtin_expect(b->n == BUF_EVENTS, 0))
         spill(b);
@@ -558,7 +608,7 @@ static NOI int write_trace(void)
         ev e = best->buf[best->pos++];
         if (best->pos == best->n && best->left && cur_fill(best))
             best->left = best->n = 0;
-        uint64_t tick = (e.t & ~EXIT_FLAG) / g.tick_ns;
+        uint64_t tick = event_ns(e.t & ~EXIT_FLAG) / g.tick_ns;
         uint64_t delta = tick > prev ? tick - prev : 0;
         prev = tick > prev ? tick : prev;
         trc_record r;
@@ -606,8 +656,9 @@ static NOI int write_trace(void)
                 ids.n, fid_max, fid_max);
     if (!g.quiet)
         fprintf(stderr, "trc-capture: %" PRIu64 " events, %" PRIu32 " threads, %zu "
-                "functions -> %s, %s (write %.1f ms)%s\n", done, k, ids.n, g.out,
-                g.syms, (double)(now_ns() - start) / 1e6, lost ? " EVENTS LOST" : "");
+                "functions -> %s, %s (clock %s, write %.1f ms)%s\n", done, k, ids.n,
+                g.out, g.syms, g.tsc ? "tsc" : "monotonic",
+                (double)(now_ns() - start) / 1e6, lost ? " EVENTS LOST" : "");
     if (lost)
         fprintf(stderr, "trc-capture: %" PRIu64 " events lost (spill file error)\n",
                 lost);
@@ -630,6 +681,13 @@ int NOI trc_capture_finish(void)
     }
     g.active = 0;
     g.finished = 1;
+    if (g.tsc) {
+        calibrate(&g.tsc1, &g.mono1);
+        if (g.tsc1 <= g.tsc0 || g.mono1 <= g.mono0) { /* no time passed */
+            g.tsc1 = g.tsc0 + 1;
+            g.mono1 = g.mono0;
+        }
+    }
     /* Threads still running at exit may be inside record(): their last
      * events can be missed (documented). */
     for (tbuf *b = g.threads; b; b = b->next)
@@ -648,6 +706,24 @@ static NOI void in_child(void)
     /* A forked child must not write over the parent's trace. */
     g.active = 0;
     g.finished = 1;
+}
+
+/* constant_tsc and nonstop_tsc: the TSC runs at one rate in all states. */
+static NOI int invariant_tsc(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[4096];
+    int c = 0, n = 0;
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "flags", 5)) {
+            c = strstr(line, " constant_tsc") != NULL;
+            n = strstr(line, " nonstop_tsc") != NULL;
+            break;
+        }
+    fclose(f);
+    return c && n;
 }
 
 static NOI void env_path(char *dst, const char *name, const char *def)
@@ -679,10 +755,20 @@ __attribute__((constructor)) static NOI void init(void)
         if (strlen(g.syms) + 5 < sizeof g.syms)
             strcat(g.syms, ".sym");
     }
+    const char *clk = getenv("TRC_CAPTURE_CLOCK");
+    if (clk && !strcmp(clk, "tsc")) {
+        if (HAVE_TSC && invariant_tsc())
+            g.tsc = 1;
+        else if (!g.quiet)
+            fprintf(stderr, "trc-capture: no invariant TSC here; using "
+                    "clock_gettime(CLOCK_MONOTONIC)\n");
+    }
     if (pthread_key_create(&g.key, thread_done))
         return;
     pthread_atfork(NULL, NULL, in_child);
     atexit(at_exit);
-    g.t0_ns = now_ns() / g.tick_ns * g.tick_ns;
+    if (g.tsc)
+        calibrate(&g.tsc0, &g.mono0);
+    g.t0_ns = (g.tsc ? g.mono0 : now_ns()) / g.tick_ns * g.tick_ns;
     g.active = 1;
 }
