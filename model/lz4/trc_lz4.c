@@ -44,7 +44,7 @@ int trc_lz4_new(trc_lz4 **out, const trc_lz4_cfg *cfg) {
   if (!out) return TRC_LZ4_E_PARAM;
   *out = NULL;
   if (!cfg_ok(cfg)) return TRC_LZ4_E_PARAM;
-  st = calloc(1, sizeof *st);
+  st = (trc_lz4 *)calloc(1, sizeof *st);
   if (!st) return TRC_LZ4_E_NOMEM;
   st->cfg = *cfg;
   *out = st;

@@ -1,0 +1,347 @@
+// trc_lz4_match: LZ4 match finder and greedy parser, one input byte per clock.
+// A 12-byte lookahead line feeds an H3 hash of 4 bytes, a 4096-entry table of
+// W-bit positions (read-then-write), and an 8-bank history RAM that returns
+// 8 bytes at any address per clock: the candidate's bytes, or while a match
+// runs, the next 8 bytes of the match source (one read per 8 positions).
+// The parser emits literals, sequence commands and block sizes; the model is
+// model/lz4/trc_lz4.c, the rules are in docs/lz4.md.
+//   WIN_BITS: history window 2^WIN_BITS bytes (10..16)
+//   OUT_AW:   output FIFO address bits; a block holds <= 2^(OUT_AW-1) bytes
+//   LIT_AW:   literal FIFO address bits; a literal run <= 2^(LIT_AW-1) bytes
+`default_nettype none
+
+module trc_lz4_match #(
+    parameter integer WIN_BITS = 12,  // history window 2^WIN_BITS bytes
+    parameter integer OUT_AW   = 11,  // output FIFO address bits
+    parameter integer LIT_AW   = 9    // literal FIFO address bits
+) (
+    input  wire                clk,
+    input  wire                rst,
+    // input bytes; tlast ends a frame
+    input  wire [7:0]          s_axis_tdata,
+    input  wire                s_axis_tvalid,
+    output wire                s_axis_tready,
+    input  wire                s_axis_tlast,
+    // downstream has room for one literal, one command and one block size
+    input  wire                room,
+    // literal bytes, in order
+    output reg                 lit_we,
+    output wire [7:0]          lit_data,
+    // sequence commands: last = literal-only closing sequence of a block
+    output reg                 cmd_we,
+    output reg                 cmd_last,
+    output reg  [LIT_AW-1:0]   cmd_lits,
+    output reg  [WIN_BITS-1:0] cmd_off,
+    output reg  [15:0]         cmd_mlen,
+    // block sizes for the frame writer; fend = last block of the frame
+    output reg                 blk_we,
+    output reg                 blk_fend,
+    output reg  [OUT_AW-1:0]   blk_size
+);
+  localparam integer WB = WIN_BITS;
+  localparam integer HB = 12;                    // hash bits: 4096 entries
+  localparam integer K = 11;                     // parser stage
+  localparam [WB-1:0] MAXOFF = {WB{1'b1}} - 15;  // 2^WB - 16
+  localparam [OUT_AW-1:0] BLIM = (1 << (OUT_AW - 1)) - 16;
+  localparam [LIT_AW-1:0] LMAX = (1 << (LIT_AW - 1)) - 16;
+  localparam [15:0] ML_MAX = 16'hFFFF;
+  // H3 hash: bit j = parity(v & H3_COL[j]), v = {b3, b2, b1, b0}
+  localparam [32*HB-1:0] H3_COL = {
+      32'h55773DF9, 32'h9F563677, 32'hE0507998, 32'h51756A74,
+      32'h3E969CC8, 32'h4F864560, 32'hE55C7BA2, 32'hD891B31D,
+      32'hD855C8D4, 32'hCCDA2DDF, 32'hED4B3B6B, 32'h8009CBC2};
+
+  generate
+    if (WIN_BITS < 10 || WIN_BITS > 16 || OUT_AW < 8 || OUT_AW > 14 ||
+        LIT_AW < 7 || LIT_AW > 12) begin : g_bad_param
+      initial $fatal(1, "%m: WIN_BITS 10..16, OUT_AW 8..14, LIT_AW 7..12");
+    end
+  endgenerate
+
+  // ---------------------------------------------------------------- control
+  reg         clr_q, clr_d;           // clearing the hash table after reset
+  reg [HB-1:0] clra_q, clra_d;
+  reg         drain_q, drain_d;       // tlast taken: flush the line
+  reg         fstart_q, fstart_d;     // next byte starts a frame
+  wire        take = s_axis_tvalid && s_axis_tready;
+  wire        adv = !clr_q && room && (drain_q || s_axis_tvalid);
+
+  assign s_axis_tready = !clr_q && room && !drain_q;
+
+  // ------------------------------------------------------- lookahead line
+  // sr[s] holds position tpos - s; v = a byte, l = its tlast
+  reg [7:0]  sr_q[0:K];
+  reg [K:0]  v_q, l_q;
+  reg [WB-1:0] tpos_q, tpos_d;        // position of sr[0] (mod 2^WB)
+  reg [WB:0]   tful_q, tful_d;        // position of sr[0], saturating
+  integer i;
+
+  always @* begin
+    tpos_d = tpos_q + 1'b1;
+    tful_d = (&tful_q) ? tful_q : tful_q + 1'b1;
+    if (take && fstart_q) begin
+      tpos_d = 0;
+      tful_d = 0;
+    end
+  end
+
+  // ------------------------------------------------------------ hash, table
+  wire [31:0] hv = {sr_q[2], sr_q[3], sr_q[4], sr_q[5]};
+  reg [HB-1:0] h_d, h_q;              // stage 6
+  integer j;
+  always @* begin
+    for (j = 0; j < HB; j = j + 1) h_d[j] = ^(hv & H3_COL[32*j +: 32]);
+  end
+
+  wire [WB-1:0] pos6 = tpos_q - WB'(6);
+  wire [WB-1:0] pos7 = tpos_q - WB'(7);
+  wire [WB-1:0] pos8 = tpos_q - WB'(8);
+  wire [WB-1:0] tbl_rd;               // stage 7: candidate position
+
+  trc_lz4_ram #(.AW(HB), .DW(WB)) u_tbl (
+      .clk(clk),
+      .we(clr_q || (adv && v_q[6])),
+      .waddr(clr_q ? clra_q : h_q),
+      .wdata(clr_q ? {WB{1'b0}} : pos6),
+      .re(adv), .raddr(h_q), .rdata(tbl_rd)
+  );
+
+  // stage 7 -> 8: offset and validity of the candidate
+  wire [WB-1:0] ofs7 = pos7 - tbl_rd;
+  wire          cv7 = v_q[7] && (ofs7 != 0) && (ofs7 <= MAXOFF) &&
+                      ({1'b0, ofs7} + (WB+1)'(7) <= tful_q);
+  reg  [WB-1:0] c8_q, o8_q, o9_q, o10_q, o11_q;
+  reg           cv8_q, cv9_q, cv10_q, cv11_q;
+
+  // ---------------------------------------------------------------- history
+  // 8 banks: byte at position p lives in bank p[2:0], word p >> 3
+  reg  [8:4]    ck_q;                 // chunk read due at this stage
+  reg           ck9_q, ck10_q, ck11_q;
+  reg  [WB-1:0] off_q, off_d;         // offset of the running match
+  wire [WB-1:0] ra = ck_q[8] ? pos8 - off_q : c8_q;
+  reg  [2:0]    ra9_q;
+  wire [7:0]    hb_rd[0:7];
+  wire [7:0]    adj = ~(8'hFF << ra[2:0]);  // banks below ra[2:0]: next word
+  genvar b;
+  generate
+    for (b = 0; b < 8; b = b + 1) begin : g_bank
+      wire [WB-4:0] word = ra[WB-1:3] + {{(WB-4){1'b0}}, adj[b]};
+      trc_lz4_ram #(.AW(WB - 3), .DW(8)) u_hist (
+          .clk(clk),
+          .we(take && (tpos_d[2:0] == b)), .waddr(tpos_d[WB-1:3]),
+          .wdata(s_axis_tdata),
+          .re(adv), .raddr(word), .rdata(hb_rd[b])
+      );
+    end
+  endgenerate
+
+  // stage 9 -> 10: rotate into source order; stage 10 -> 11: compare
+  reg [63:0] hd10_q;
+  reg [7:0]  eq11_q;
+  reg [63:0] rot9;
+  reg [7:0]  eq10;
+  integer k;
+  always @* begin
+    for (k = 0; k < 8; k = k + 1) begin
+      rot9[8*k +: 8] = hb_rd[3'(ra9_q + 3'(k))];
+      eq10[k] = (hd10_q[8*k +: 8] == sr_q[10-k]);
+    end
+  end
+
+  // ----------------------------------------------------------------- parser
+  reg               mode_q, mode_d;   // 1: inside a match
+  reg [15:0]        mlen_q, mlen_d;
+  reg [6:0]         sv_q, sv_d;       // compare bits of the next positions
+  reg [LIT_AW-1:0]  lr_q, lr_d;       // pending literal run
+  reg [OUT_AW-1:0]  bc_q, bc_d;       // block bytes so far (pending closed)
+  reg [7:0]         lx_q, lx_d;       // literal length ext: count mod 255
+  reg [7:0]         mx_q, mx_d;       // match length ext: count mod 255
+  reg               bfin_q, bfin_d;   // closing the block
+  reg               sched;            // chunk read due 8 positions ahead
+
+  wire       x_v = v_q[K];
+  wire       last = l_q[K];
+  wire       start_ok = v_q[0];       // x + 11 exists
+  wire       ext_ok = v_q[6];         // x + 5 exists
+  wire       e = ck11_q ? eq11_q[0] : sv_q[0];
+  wire [6:0] nsv = ck11_q ? eq11_q[7:1] : {1'b0, sv_q[6:1]};
+
+  assign lit_data = sr_q[K];
+
+  reg             lit0;               // literal run empty before x
+  reg [LIT_AW-1:0] lr0;
+  reg             step;
+
+  always @* begin
+    mode_d = mode_q;
+    off_d = off_q;
+    mlen_d = mlen_q;
+    sv_d = sv_q;
+    lr_d = lr_q;
+    bc_d = bc_q;
+    lx_d = lx_q;
+    mx_d = mx_q;
+    bfin_d = bfin_q;
+    sched = 1'b0;
+    lit_we = 1'b0;
+    cmd_we = 1'b0;
+    cmd_last = 1'b0;
+    cmd_lits = lr_q;
+    cmd_off = off_q;
+    cmd_mlen = mlen_q;
+    blk_we = 1'b0;
+    blk_fend = last;
+    blk_size = bc_q;
+    lr0 = lr_q;
+    lit0 = 1'b0;
+    step = 1'b0;
+    if (adv && x_v) begin
+      if (mode_q && (mlen_q < 16'd4 ||
+                     (e && ext_ok && !bfin_q && mlen_q != ML_MAX))) begin
+        // the match goes on through x
+        mlen_d = mlen_q + 1'b1;
+        sv_d = nsv;
+        if (mlen_d == 16'd19) begin
+          step = 1'b1;
+          mx_d = 8'd0;
+        end else begin
+          step = (mlen_d > 16'd19) && (mx_q == 8'd254);
+          mx_d = (mx_q == 8'd254) ? 8'd0 : mx_q + 1'b1;
+        end
+        bc_d = bc_q + {{(OUT_AW-1){1'b0}}, step};
+        sched = ck11_q && (&eq11_q);
+      end else begin
+        if (mode_q) begin
+          // the match ended before x: its sequence is complete
+          cmd_we = 1'b1;
+          lr0 = 0;
+          mode_d = 1'b0;
+        end
+        lit0 = (lr0 == 0);
+        if (!ck11_q && cv11_q && (&eq11_q[3:0]) && start_ok && !bfin_q) begin
+          mode_d = 1'b1;
+          off_d = o11_q;
+          mlen_d = 16'd1;
+          sv_d = eq11_q[7:1];
+          lr_d = lr0;
+          bc_d = bc_q + {{(OUT_AW-1){1'b0}}, lit0} + OUT_AW'(2);
+          sched = &eq11_q;
+        end else begin
+          lit_we = 1'b1;
+          lr_d = lr0 + 1'b1;
+          if (lr_d == 15) begin
+            step = 1'b1;
+            lx_d = 8'd0;
+          end else begin
+            step = (lr_d > 15) && (lx_q == 8'd254);
+            lx_d = (lx_q == 8'd254) ? 8'd0 : lx_q + 1'b1;
+          end
+          bc_d = bc_q + {{(OUT_AW-1){1'b0}}, lit0} + OUT_AW'(1) +
+                 {{(OUT_AW-1){1'b0}}, step};
+          if ((bfin_q && lr_d >= 12) || last) begin
+            cmd_we = 1'b1;
+            cmd_last = 1'b1;
+            cmd_lits = lr_d;
+            blk_we = 1'b1;
+            blk_size = bc_d;
+            lr_d = 0;
+            bc_d = 0;
+            bfin_d = 1'b0;
+          end
+        end
+      end
+      if (!blk_we)
+        bfin_d = bfin_q || (bc_d >= BLIM) || (lr_d >= LMAX) ||
+                 (mode_d && mlen_d == ML_MAX);
+    end
+  end
+
+  // ------------------------------------------------------------ sequencing
+  always @* begin
+    clr_d = clr_q;
+    clra_d = clra_q;
+    if (clr_q) begin
+      clra_d = clra_q + 1'b1;
+      if (&clra_q) clr_d = 1'b0;
+    end
+    drain_d = drain_q;
+    fstart_d = fstart_q;
+    if (take) fstart_d = 1'b0;
+    if (take && s_axis_tlast) drain_d = 1'b1;
+    if (adv && x_v && last) begin
+      drain_d = 1'b0;
+      fstart_d = 1'b1;
+    end
+  end
+
+  always @(posedge clk) begin
+    if (rst) begin
+      clr_q <= 1'b1;
+      clra_q <= 0;
+      drain_q <= 1'b0;
+      fstart_q <= 1'b1;
+      v_q <= 0;
+      l_q <= 0;
+      ck_q <= 0;
+      ck9_q <= 1'b0;
+      ck10_q <= 1'b0;
+      ck11_q <= 1'b0;
+      cv8_q <= 1'b0;
+      cv9_q <= 1'b0;
+      cv10_q <= 1'b0;
+      cv11_q <= 1'b0;
+      mode_q <= 1'b0;
+      lr_q <= 0;
+      bc_q <= 0;
+      bfin_q <= 1'b0;
+      tful_q <= 0;
+    end else begin
+      clr_q <= clr_d;
+      clra_q <= clra_d;
+      drain_q <= drain_d;
+      fstart_q <= fstart_d;
+      if (adv) begin
+        v_q <= {v_q[K-1:0], !drain_q};
+        l_q <= {l_q[K-1:0], !drain_q && s_axis_tlast};
+        ck_q <= {ck_q[7:4], sched};
+        ck9_q <= ck_q[8];
+        ck10_q <= ck9_q;
+        ck11_q <= ck10_q;
+        cv8_q <= cv7;
+        cv9_q <= cv8_q;
+        cv10_q <= cv9_q;
+        cv11_q <= cv10_q;
+        mode_q <= mode_d;
+        lr_q <= lr_d;
+        bc_q <= bc_d;
+        bfin_q <= bfin_d;
+        tful_q <= tful_d;
+      end
+    end
+  end
+
+  // datapath registers: no reset
+  always @(posedge clk) begin
+    if (adv) begin
+      sr_q[0] <= drain_q ? 8'd0 : s_axis_tdata;
+      for (i = 1; i <= K; i = i + 1) sr_q[i] <= sr_q[i-1];
+      tpos_q <= tpos_d;
+      h_q <= h_d;
+      c8_q <= tbl_rd;
+      o8_q <= ofs7;
+      o9_q <= o8_q;
+      o10_q <= o9_q;
+      o11_q <= o10_q;
+      ra9_q <= ra[2:0];
+      hd10_q <= rot9;
+      eq11_q <= eq10;
+      off_q <= off_d;
+      mlen_q <= mlen_d;
+      sv_q <= sv_d;
+      lx_q <= lx_d;
+      mx_q <= mx_d;
+    end
+  end
+endmodule
+
+`resetall
