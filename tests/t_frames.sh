@@ -6,8 +6,10 @@ set -u
 cd "$(dirname "$0")/.."
 TRC=${TRC:-build/trc}
 ASAN=${ASAN:-build/asan/trc}
-W=build/tmp/frames
-mkdir -p $W
+# A private work folder: runs side by side do not trip over each other.
+mkdir -p build/tmp
+W=$(mktemp -d build/tmp/frames.XXXXXX)
+trap 'rm -rf "$W"' EXIT
 t() { local name=$1; shift; if "$@" >$W/last.out 2>&1; then echo "ok $name"; else echo "not ok $name"; sed 's/^/  /' $W/last.out | head -5; fi; }
 
 n=lua_calls_t10
