@@ -23,12 +23,13 @@ module trc_skid #(
 
     reg [W-1:0] out_q, out_d, tmp_q, tmp_d;
     reg         out_v_q, out_v_d, tmp_v_q, tmp_v_d;
+    reg         rdy_q;      // == !tmp_v_q, but low in reset and the cycle after
 
-    assign s_axis_tready = !tmp_v_q;
+    assign s_axis_tready = rdy_q;
     assign m_axis_tdata  = out_q;
     assign m_axis_tvalid = out_v_q;
 
-    wire s_fire = s_axis_tvalid && !tmp_v_q;
+    wire s_fire = s_axis_tvalid && rdy_q;
 
     always @* begin
         out_d   = out_q;
@@ -56,9 +57,11 @@ module trc_skid #(
         if (rst) begin
             out_v_q <= 1'b0;
             tmp_v_q <= 1'b0;
+            rdy_q   <= 1'b0;
         end else begin
             out_v_q <= out_v_d;
             tmp_v_q <= tmp_v_d;
+            rdy_q   <= !tmp_v_d;
         end
     end
 
