@@ -17,6 +17,18 @@ if ! make --no-print-directory -s sim-deps > $S.deps.log 2>&1; then
 fi
 echo "ok rtl build (make sim-deps)"
 
+# make wave writes an FST holding every signal sim/trc.gtkw shows
+if make --no-print-directory -s wave > $S/wave.log 2>&1 && [ -s $S/trc.fst ]; then
+  fst2vcd $S/trc.fst 2>/dev/null | awk '/\$scope/{s[++d]=$3} /\$upscope/{d--}
+    /\$var/{p=""; for(i=1;i<=d;i++) p=p s[i] "."; print p $5 ($6 ~ /^\[/ ? $6 : "")}' \
+    | sort -u > $S/wave.sigs
+  missing=$(grep '^top\.' sim/trc.gtkw | grep -vxFf $S/wave.sigs)
+  if [ -z "$missing" ]; then echo "ok make wave: FST has every signal of sim/trc.gtkw"
+  else echo "not ok make wave: FST lacks signals of sim/trc.gtkw"; sed 's/^/  /' <<< "$missing"; fi
+else
+  echo "not ok make wave"; sed 's/^/  /' $S/wave.log | tail -5
+fi
+
 traces=$(cd tests/data && ls *_t*.txt.xz | sed 's/\.txt\.xz$//')
 jobs=$S/t_rtl.jobs
 : > "$jobs"
