@@ -193,8 +193,12 @@ static int export_json(const trace *t, const eopts *o, const char *out)
             break;
         seen = ns;
         seen[nseen++] = th;
+        long lt = host_symmap_tid(o->sym, th);
         fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%"
-                PRIu32 ",\"args\":{\"name\":\"thread %" PRIu32 "\"}}", th, th);
+                PRIu32 ",\"args\":{\"name\":\"thread %" PRIu32, th, th);
+        if (lt)
+            fprintf(f, " (tid %ld)", lt);
+        fputs("\"}}", f);
     }
     free(seen);
     for (size_t i = 0; i < t->n; i++) {

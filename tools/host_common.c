@@ -90,7 +90,33 @@ struct host_symmap {
     char **name; /* by id, NULL when absent */
     size_t n;
     host_timebase tb;
+    long *tid; /* by thread index */
+    size_t ntid;
 };
+
+/* "# trc-thread IDX tid=TID" */
+static int thread_line(host_symmap *m, const char *s)
+{
+    unsigned long idx;
+    long tid;
+    if (sscanf(s, "# trc-thread %lu tid=%ld", &idx, &tid) != 2 || idx > 1u << 20)
+        return 0;
+    if (idx >= m->ntid) {
+        long *t = realloc(m->tid, (idx + 1) * sizeof *t);
+        if (!t)
+            return 0;
+        memset(t + m->ntid, 0, (idx + 1 - m->ntid) * sizeof *t);
+        m->tid = t;
+        m->ntid = idx + 1;
+    }
+    m->tid[idx] = tid;
+    return 1;
+}
+
+long host_symmap_tid(const host_symmap *m, uint32_t idx)
+{
+    return m && idx < m->ntid ? m->tid[idx] : 0;
+}
 
 host_symmap *host_symmap_load(const char *path)
 {
@@ -112,7 +138,8 @@ host_symmap *host_symmap_load(const char *path)
         while (*s == ' ' || *s == '\t')
             s++;
         if (*s == '#') {
-            host_timebase_parse(s, &m->tb);
+            if (!thread_line(m, s))
+                host_timebase_parse(s, &m->tb);
             continue;
         }
         char *id_s = strtok(s, " \t\r\n");
@@ -180,6 +207,7 @@ void host_symmap_free(host_symmap *m)
     for (size_t i = 0; i < m->n; i++)
         free(m->name[i]);
     free(m->name);
+    free(m->tid);
     free(m);
 }
 

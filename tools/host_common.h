@@ -42,6 +42,9 @@ host_symmap *host_symmap_load(const char *path);
 const char *host_symmap_name(const host_symmap *m, uint32_t id);
 /* The map's time base (known = 0 when it has none). */
 host_timebase host_symmap_timebase(const host_symmap *m);
+/* The Linux tid of capture thread idx ("# trc-thread IDX tid=TID" lines);
+ * 0 when the map does not say. */
+long host_symmap_tid(const host_symmap *m, uint32_t idx);
 /* Looks up a name; returns 1 and sets *id when found (first id wins). */
 int host_symmap_find(const host_symmap *m, const char *name, uint32_t *id);
 void host_symmap_free(host_symmap *m);
