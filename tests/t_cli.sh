@@ -3,22 +3,8 @@
 # stdin/stdout, --raw, parameter options, bin v1, and clear errors on bad
 # input. Expected figures come from the input files (grep/awk), not from trc.
 set -u
-cd "$(dirname "$0")/.."
-TRC=${TRC:-build/trc}
-ASAN=${ASAN:-build/asan/trc}
-# A private work folder: runs side by side do not trip over each other.
-mkdir -p build/tmp
-W=$(mktemp -d build/tmp/cli.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-t() { local name=$1; shift; if "$@" >$W/last.out 2>&1; then echo "ok $name"; else echo "not ok $name"; sed 's/^/  /' $W/last.out | head -5; fi; }
-# expect_fail NAME PATTERN CMD...: CMD exits 1 (error) or 2 (usage) and
-# stderr matches PATTERN
-expect_fail() {
-  local name=$1 pat=$2; shift 2
-  "$@" >$W/ef.out 2>$W/ef.err; local rc=$?
-  if [ $rc -eq 1 -o $rc -eq 2 ] && grep -Eq "$pat" $W/ef.err; then echo "ok $name"
-  else echo "not ok $name (rc $rc)"; head -3 $W/ef.err; fi
-}
+. "$(dirname "$0")/lib.sh"
+suite_init cli
 
 traces=$(ls tests/data/*_t*.txt.xz)
 for x in $traces; do

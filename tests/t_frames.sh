@@ -3,14 +3,8 @@
 # dropped byte ranges and truncation (tests/frame_damage.py checks the output
 # against an independent parse of the frame layout).
 set -u
-cd "$(dirname "$0")/.."
-TRC=${TRC:-build/trc}
-ASAN=${ASAN:-build/asan/trc}
-# A private work folder: runs side by side do not trip over each other.
-mkdir -p build/tmp
-W=$(mktemp -d build/tmp/frames.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-t() { local name=$1; shift; if "$@" >$W/last.out 2>&1; then echo "ok $name"; else echo "not ok $name"; sed 's/^/  /' $W/last.out | head -5; fi; }
+. "$(dirname "$0")/lib.sh"
+suite_init frames
 
 n=lua_calls_t10
 xz -dc tests/data/$n.txt.xz > $W/$n.txt
