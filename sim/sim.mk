@@ -61,8 +61,9 @@ SIM_BUILDS := $(foreach s,$(SIM_SETS),$(SIM_DIR)/enc_$(s)/Vtrc_sim_enc) \
 sim-deps: $(SIM_BUILDS) $(SIM_DATA)
 TEST_DEPS += sim-deps
 
+WAVE_FST ?= $(SIM_DIR)/trc.fst
 wave: $(SIM_DIR)/enc_paper/Vtrc_sim_enc $(SIM_DIR)/data/lua_calls_t10.20k.txt
 	$< $(SIM_DIR)/data/lua_calls_t10.20k.txt --records 2000 --out-w 64 \
 	  --stall-in 0.1 --stall-out 0.3 --end-every 700 --sync-every 900 \
-	  --wave $(SIM_DIR)/trc.fst
-	@echo "wave: gtkwave $(SIM_DIR)/trc.fst sim/trc.gtkw"
+	  --wave $(WAVE_FST)
+	@echo "wave: gtkwave $(WAVE_FST) sim/trc.gtkw"

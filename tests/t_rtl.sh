@@ -11,26 +11,31 @@ set -u
 cd "$(dirname "$0")/.."
 S=build/sim
 JOBS=${TRC_JOBS:-2}
+mkdir -p build
+W=$(mktemp -d build/t_rtl.XXXXXX) # private: concurrent runs do not collide
+trap 'rm -rf "$W"' EXIT
 
-if ! make --no-print-directory -s sim-deps > $S.deps.log 2>&1; then
-  echo "not ok rtl build (make sim-deps)"; sed 's/^/  /' $S.deps.log | tail -30; exit 0
+if ! make --no-print-directory -s sim-deps > $W/deps.log 2>&1; then
+  echo "not ok rtl build (make sim-deps)"; sed 's/^/  /' $W/deps.log | tail -30; exit 0
 fi
 echo "ok rtl build (make sim-deps)"
 
-# make wave writes an FST holding every signal sim/trc.gtkw shows
-if make --no-print-directory -s wave > $S/wave.log 2>&1 && [ -s $S/trc.fst ]; then
-  fst2vcd $S/trc.fst 2>/dev/null | awk '/\$scope/{s[++d]=$3} /\$upscope/{d--}
+# The waveform of `make wave` (same run, private file) holds every signal
+# that sim/trc.gtkw shows.
+if make --no-print-directory -s wave WAVE_FST=$W/trc.fst > $W/wave.log 2>&1 &&
+   [ -s $W/trc.fst ]; then
+  fst2vcd $W/trc.fst 2>/dev/null | awk '/\$scope/{s[++d]=$3} /\$upscope/{d--}
     /\$var/{p=""; for(i=1;i<=d;i++) p=p s[i] "."; print p $5 ($6 ~ /^\[/ ? $6 : "")}' \
-    | sort -u > $S/wave.sigs
-  missing=$(grep '^top\.' sim/trc.gtkw | grep -vxFf $S/wave.sigs)
+    | sort -u > $W/wave.sigs
+  missing=$(grep '^top\.' sim/trc.gtkw | grep -vxFf $W/wave.sigs)
   if [ -z "$missing" ]; then echo "ok make wave: FST has every signal of sim/trc.gtkw"
   else echo "not ok make wave: FST lacks signals of sim/trc.gtkw"; sed 's/^/  /' <<< "$missing"; fi
 else
-  echo "not ok make wave"; sed 's/^/  /' $S/wave.log | tail -5
+  echo "not ok make wave"; sed 's/^/  /' $W/wave.log | tail -5
 fi
 
 traces=$(cd tests/data && ls *_t*.txt.xz | sed 's/\.txt\.xz$//')
-jobs=$S/t_rtl.jobs
+jobs=$W/jobs
 : > "$jobs"
 # a job whose name starts with + also shows the harness's summary line
 job() { printf '%s|%s\n' "$1" "$2" >> "$jobs"; }
@@ -78,14 +83,15 @@ job "+core paper random events, idle gap > 2^23 ticks" \
   "$S/core_paper/Vtrc_sim_core --seed 11 --idles 1 --events 5000"
 
 # ---- Icarus directed test (second simulator), vectors from the C model
-mkdir -p $S/icarus
-if $S/trc_vec $S/data/zlib_deflate_t1.20k.txt 600 $S/icarus > $S/icarus/vec.log 2>&1; then
+I=$W/icarus
+mkdir -p $I
+if $S/trc_vec $S/data/zlib_deflate_t1.20k.txt 600 $I > $I/vec.log 2>&1; then
   for w in 8 16 32 64; do
     job "+icarus directed w$w" \
-      "iverilog -g2012 -DTRC_ASSERT -P trc_tb_directed.OUT_W=$w -P 'trc_tb_directed.VEC=\"$S/icarus\"' -s trc_tb_directed -o $S/icarus/tb$w.vvp sim/trc_tb_directed.v rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dict.v rtl/trc_tscode.v && vvp -n $S/icarus/tb$w.vvp > $S/icarus/tb$w.log 2>&1; cat $S/icarus/tb$w.log; grep -q '^PASS' $S/icarus/tb$w.log && ! grep -q 'ERROR' $S/icarus/tb$w.log"
+      "iverilog -g2012 -DTRC_ASSERT -P trc_tb_directed.OUT_W=$w -P 'trc_tb_directed.VEC=\"$I\"' -s trc_tb_directed -o $I/tb$w.vvp sim/trc_tb_directed.v rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dict.v rtl/trc_tscode.v && vvp -n $I/tb$w.vvp > $I/tb$w.log 2>&1; cat $I/tb$w.log; grep -q '^PASS' $I/tb$w.log && ! grep -q 'ERROR' $I/tb$w.log"
   done
 else
-  echo "not ok icarus vectors"; sed 's/^/  /' $S/icarus/vec.log
+  echo "not ok icarus vectors"; sed 's/^/  /' $I/vec.log
 fi
 
 run_one() {

@@ -5,8 +5,9 @@
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 cd "$(dirname "$0")/.."
-T=build/rtl-lint
-mkdir -p "$T"
+mkdir -p build
+T=$(mktemp -d build/rtl-lint.XXXXXX) # private: concurrent runs do not collide
+trap 'rm -rf "$T"' EXIT
 ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dict.v rtl/trc_tscode.v"
 ALL_V="$(echo rtl/trc_*.v)"
 
