@@ -374,10 +374,13 @@ int run(const Opts &o)
 
     uint64_t span = last_out >= first_in && first_in != UINT64_MAX ? last_out - first_in + 1 : 1;
     uint64_t in_span = last_in >= first_in && first_in != UINT64_MAX ? last_in - first_in + 1 : 1;
+    if (rc)
+        span = in_span = 0; // no throughput figure for a failed run
     printf("records %zu raw %zu bytes %llu cycles %llu records/cycle %.4f (input side %.4f)"
            " out_w %u stall-in %.2f stall-out %.2f seed %llu\n",
            tr.size(), raw.size(), (unsigned long long)total_bytes, (unsigned long long)span,
-           (double)raw.size() / (double)span, (double)next / (double)in_span, o.out_w,
+           span ? (double)raw.size() / (double)span : 0.0,
+           in_span ? (double)next / (double)in_span : 0.0, o.out_w,
            o.stall_in, o.stall_out, (unsigned long long)o.seed);
     if (rc == 0 && (double)raw.size() / (double)span < o.min_rate) {
         printf("SLOW: records/cycle below %.4f\n", o.min_rate);

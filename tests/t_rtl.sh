@@ -67,6 +67,19 @@ for set in paper nd2 nd4 nt16 fid8; do
   done
 done
 
+# ---- beyond the matrix: wide set (NT=31, FID_W=31, ND_F=8, ND_T=1, ND_V=5)
+for t in $traces; do
+  for w in 8 16 32 64; do
+    for st in 0 0.3; do
+      seed=$((seed + 1))
+      job "enc wide w$w $t stall $st" \
+        "$S/enc_wide/Vtrc_sim_enc $S/data/$t.20k.txt --out-w $w --stall-in $st --stall-out $st --seed $seed"
+    done
+  done
+done
+job "enc wide w64 reset mid-stream + END/SYNC + bad input" \
+  "$S/enc_wide/Vtrc_sim_enc $S/data/lua_calls_t1.20k.txt --out-w 64 --stall-in 0.2 --stall-out 0.2 --reset-at 6000 --sync-every 997 --end-every 1501 --junk --reserved 313 --seed 77"
+
 # ---- full traces: paper params, OUT_W = 64, no stalls: one record per clock
 for t in $traces; do
   job "+enc paper w64 $t full, records/cycle >= 0.9999" \
