@@ -174,7 +174,8 @@ int run(const Opts &o)
             if (o.reserved && k % o.reserved == 0) {
                 // Reserved types on the port, values as given (bad-input test).
                 unsigned t = (1u << p.type_w) - 1 - (unsigned)rr.below(4);
-                uint32_t v = (uint32_t)(rr.next() & ((p.val_w < 32 ? (1ull << p.val_w) : 0x100000000ull) - 1));
+                uint64_t vmax = (1ull << p.val_w) - 1;
+                uint32_t v = (uint32_t)(rr.next() & vmax);
                 add(t, v);
             }
             if (o.sync_every && k % o.sync_every == 0)

@@ -39,6 +39,10 @@ jobs=$W/jobs
 : > "$jobs"
 # a job whose name starts with + also shows the harness's summary line
 job() { printf '%s|%s\n' "$1" "$2" >> "$jobs"; }
+# enc SET TRACE-FILE OPTIONS...: the encoder harness command line
+enc() { local set=$1 tr=$2; shift 2; echo "$S/enc_$set/Vtrc_sim_enc $tr $*"; }
+STALLS="--stall-in 0.2 --stall-out 0.2"
+BAD="--sync-every 997 --end-every 1501 --junk --reserved 313"
 
 # ---- the matrix, 20k-record prefixes
 seed=0
@@ -48,22 +52,22 @@ for set in paper nd2 nd4 nt16 fid8; do
     for w in 8 16 32 64; do
       for st in 0 0.1 0.5; do
         seed=$((seed + 1))
-        job "enc $set w$w $t stall $st" \
-          "$S/enc_$set/Vtrc_sim_enc $S/data/$t.20k.txt --out-w $w --stall-in $st --stall-out $st --seed $seed $map"
+        job "enc $set w$w $t stall $st" "$(enc $set $S/data/$t.20k.txt \
+          --out-w $w --stall-in $st --stall-out $st --seed $seed $map)"
       done
     done
   done
   # reset in the middle of a stream, then the stream restarts from reset state
   for w in 8 64; do
     seed=$((seed + 1))
-    job "enc $set w$w reset mid-stream" \
-      "$S/enc_$set/Vtrc_sim_enc $S/data/lua_errors_t1.20k.txt --out-w $w --stall-in 0.2 --stall-out 0.2 --reset-at 6000 --seed $seed $map"
+    job "enc $set w$w reset mid-stream" "$(enc $set $S/data/lua_errors_t1.20k.txt \
+      --out-w $w $STALLS --reset-at 6000 --seed $seed $map)"
   done
   # END/SYNC mid-stream, junk in unused info bits, reserved types with values
   for w in 8 16 32 64; do
     seed=$((seed + 1))
-    job "enc $set w$w END/SYNC + bad input" \
-      "$S/enc_$set/Vtrc_sim_enc $S/data/zlib_deflate_t1.20k.txt --out-w $w --stall-in 0.3 --stall-out 0.3 --sync-every 997 --end-every 1501 --junk --reserved 313 --seed $seed $map"
+    job "enc $set w$w END/SYNC + bad input" "$(enc $set $S/data/zlib_deflate_t1.20k.txt \
+      --out-w $w $STALLS $BAD --seed $seed $map)"
   done
 done
 
@@ -72,21 +76,21 @@ for t in $traces; do
   for w in 8 16 32 64; do
     for st in 0 0.3; do
       seed=$((seed + 1))
-      job "enc wide w$w $t stall $st" \
-        "$S/enc_wide/Vtrc_sim_enc $S/data/$t.20k.txt --out-w $w --stall-in $st --stall-out $st --seed $seed"
+      job "enc wide w$w $t stall $st" "$(enc wide $S/data/$t.20k.txt \
+        --out-w $w --stall-in $st --stall-out $st --seed $seed)"
     done
   done
 done
-job "enc wide w64 reset mid-stream + END/SYNC + bad input" \
-  "$S/enc_wide/Vtrc_sim_enc $S/data/lua_calls_t1.20k.txt --out-w 64 --stall-in 0.2 --stall-out 0.2 --reset-at 6000 --sync-every 997 --end-every 1501 --junk --reserved 313 --seed 77"
+job "enc wide w64 reset mid-stream + END/SYNC + bad input" "$(enc wide \
+  $S/data/lua_calls_t1.20k.txt --out-w 64 $STALLS --reset-at 6000 $BAD --seed 77)"
 
 # ---- full traces: paper params, OUT_W = 64, no stalls: one record per clock
 for t in $traces; do
   job "+enc paper w64 $t full, records/cycle >= 0.9999" \
-    "$S/enc_paper/Vtrc_sim_enc tests/data/$t.txt.xz --out-w 64 --min-rate 0.9999"
+    "$(enc paper tests/data/$t.txt.xz --out-w 64 --min-rate 0.9999)"
 done
-job "+enc paper w8 zlib_deflate_t1 full stall 0.1" \
-  "$S/enc_paper/Vtrc_sim_enc tests/data/zlib_deflate_t1.txt.xz --out-w 8 --stall-in 0.1 --stall-out 0.1 --seed 99"
+job "+enc paper w8 zlib_deflate_t1 full stall 0.1" "$(enc paper \
+  tests/data/zlib_deflate_t1.txt.xz --out-w 8 --stall-in 0.1 --stall-out 0.1 --seed 99)"
 
 # ---- trc_core: random events, overflow bursts, idle gaps > 2^NT ticks
 for s in 1 2 3 4 5 6 7 8; do
@@ -99,9 +103,13 @@ job "+core paper random events, idle gap > 2^23 ticks" \
 I=$W/icarus
 mkdir -p $I
 if $S/trc_vec $S/data/zlib_deflate_t1.20k.txt 600 $I > $I/vec.log 2>&1; then
+  ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dict.v"
+  ENC_V="$ENC_V rtl/trc_tscode.v"
   for w in 8 16 32 64; do
-    job "+icarus directed w$w" \
-      "iverilog -g2012 -DTRC_ASSERT -P trc_tb_directed.OUT_W=$w -P 'trc_tb_directed.VEC=\"$I\"' -s trc_tb_directed -o $I/tb$w.vvp sim/trc_tb_directed.v rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dict.v rtl/trc_tscode.v && vvp -n $I/tb$w.vvp > $I/tb$w.log 2>&1; cat $I/tb$w.log; grep -q '^PASS' $I/tb$w.log && ! grep -q 'ERROR' $I/tb$w.log"
+    job "+icarus directed w$w" "iverilog -g2012 -DTRC_ASSERT \
+      -P trc_tb_directed.OUT_W=$w -P 'trc_tb_directed.VEC=\"$I\"' -s trc_tb_directed \
+      -o $I/tb$w.vvp sim/trc_tb_directed.v $ENC_V && vvp -n $I/tb$w.vvp > $I/tb$w.log 2>&1; \
+      cat $I/tb$w.log; grep -q '^PASS' $I/tb$w.log && ! grep -q 'ERROR' $I/tb$w.log"
   done
 else
   echo "not ok icarus vectors"; sed 's/^/  /' $I/vec.log
