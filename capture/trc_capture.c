@@ -53,6 +53,7 @@ typedef struct {
 typedef struct tbuf {
     ev *e;
     size_t n;
+    size_t cap;      /* BUF_EVENTS; 0 once the thread has ended */
     int fd;          /* spill file, -1 until the first spill */
     int err;         /* a spill failed: later events are lost */
     uint32_t idx;    /* thread index, 0 = first thread */
@@ -161,12 +162,26 @@ static NOI void spill(tbuf *b)
     b->n = 0;
 }
 
+/* Thread end: a thread that never spilled keeps its events in memory, cut
+ * to size (no file descriptor per short-lived thread); one that spilled
+ * writes the rest and frees its buffer. Events after this (destructors of
+ * other thread-local data) are counted as lost. */
 static NOI void thread_done(void *arg)
 {
     tbuf *b = arg;
     pthread_mutex_lock(&g.lock);
-    if (!g.finished)
-        spill(b);
+    if (!g.finished) {
+        if (b->fd < 0) {
+            ev *e = realloc(b->e, (b->n ? b->n : 1) * sizeof(ev));
+            if (e)
+                b->e = e;
+        } else {
+            spill(b);
+            free(b->e);
+            b->e = NULL;
+        }
+        b->cap = 0;
+    }
     pthread_mutex_unlock(&g.lock);
 }
 
@@ -181,6 +196,7 @@ static NOI tbuf *tbuf_new(void)
         return NULL;
     }
     b->fd = -1;
+    b->cap = BUF_EVENTS;
     b->tid = (pid_t)syscall(SYS_gettid);
     pthread_mutex_lock(&g.lock);
     if (g.finished) {
@@ -211,7 +227,11 @@ static NOI void record(void *fn, uint64_t flag)
     /* The slot is taken before it is filled, so an instrumented signal
      * handler that runs in between gets the next slot, never this one. */
     size_t i = b->n;
-    if (__builtin_expect(i >= BUF_EVENTS, 0)) {
+    if (__builtin_expect(i >= b->cap, 0)) {
+        if (!b->cap) { /* the thread has ended */
+            b->lost++;
+            return;
+        }
         spill(b);
         i = 0;
     }
@@ -219,7 +239,7 @@ static NOI void record(void *fn, uint64_t flag)
     ev *e = &b->e[i];
     e->t = stamp() | flag;
     e->fn = (uint64_t)(uintptr_t)fn;
-    if (__builtin_expect(b->n == BUF_EVENTS, 0))
+    if (__builtin_expect(b->n == b->cap, 0))
         spill(b);
 }
 
@@ -430,6 +450,7 @@ typedef struct {
     ev *buf;
     size_t n, pos;
     uint64_t left; /* events still in the file */
+    int own;       /* buf was allocated for the merge */
 } cursor;
 
 static NOI int cur_fill(cursor *c)
@@ -448,6 +469,39 @@ static NOI int cur_fill(cursor *c)
     c->pos = 0;
     c->left -= want;
     return 0;
+}
+
+static inline NOI int cur_before(const cursor *a, const cursor *b)
+{
+    uint64_t x = a->buf[a->pos].t & ~EXIT_FLAG, y = b->buf[b->pos].t & ~EXIT_FLAG;
+    return x < y || (x == y && a->b->idx < b->b->idx);
+}
+
+static NOI void sift_up(cursor **h, size_t i)
+{
+    while (i && cur_before(h[i], h[(i - 1) / 2])) {
+        cursor *t = h[i];
+        h[i] = h[(i - 1) / 2];
+        h[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+
+static NOI void sift_down(cursor **h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t m = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && cur_before(h[l], h[m]))
+            m = l;
+        if (r < n && cur_before(h[r], h[m]))
+            m = r;
+        if (m == i)
+            return;
+        cursor *t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
 }
 
 /* Address -> id, ids by first appearance. */
@@ -564,14 +618,28 @@ static NOI int write_trace(void)
     uint64_t total = 0, lost = 0;
     for (tbuf *b = g.threads; b; b = b->next, i++) {
         c[i].b = b;
+        lost += b->lost;
+        if (b->fd < 0) { /* all its events are in memory */
+            c[i].buf = b->e;
+            c[i].n = b->n;
+            total += b->n;
+            continue;
+        }
+        /* Spilled: read back through its buffer, or a new one if the thread
+         * has ended and freed it. */
         c[i].left = b->spilled;
         total += b->spilled;
-        lost += b->lost;
-        c[i].buf = b->e; /* the thread is done: reuse its buffer */
-        if (b->fd >= 0 && lseek(b->fd, 0, SEEK_SET) != 0)
-            c[i].left = 0;
-        if (c[i].left && cur_fill(&c[i]))
+        c[i].buf = b->e;
+        if (!c[i].buf) {
+            c[i].buf = malloc(BUF_EVENTS * sizeof(ev));
+            c[i].own = 1;
+        }
+        if (!c[i].buf || lseek(b->fd, 0, SEEK_SET) != 0 || cur_fill(&c[i])) {
+            fprintf(stderr, "trc-capture: thread %" PRIu32 ": cannot read its "
+                    "spill file back; its events are lost\n", b->idx);
+            lost += c[i].left;
             c[i].left = c[i].n = 0;
+        }
     }
     w.f = fopen(g.out, "wb");
     if (!w.f) {
@@ -596,18 +664,25 @@ static NOI int write_trace(void)
     uint64_t prev = g.t0_ns / g.tick_ns, done = 0;
     uint32_t last_thread = UINT32_MAX;
     uint32_t fid_max = (1u << w.p.fid_w) - 1u, too_many = 0;
-    for (;;) {
-        cursor *best = NULL;
-        for (i = 0; i < k; i++)
-            if (c[i].pos < c[i].n &&
-                (!best || (c[i].buf[c[i].pos].t & ~EXIT_FLAG) <
-                              (best->buf[best->pos].t & ~EXIT_FLAG)))
-                best = &c[i];
-        if (!best)
-            break;
+    /* k-way merge: a binary min-heap of the threads by their next event's
+     * time (ties: lower thread index first). */
+    cursor **heap = malloc((k ? k : 1) * sizeof *heap);
+    size_t nh = 0;
+    if (!heap)
+        abort();
+    for (i = 0; i < k; i++)
+        if (c[i].pos < c[i].n) {
+            heap[nh++] = &c[i];
+            sift_up(heap, nh - 1);
+        }
+    while (nh) {
+        cursor *best = heap[0];
         ev e = best->buf[best->pos++];
         if (best->pos == best->n && best->left && cur_fill(best))
             best->left = best->n = 0;
+        if (best->pos == best->n)
+            heap[0] = heap[--nh];
+        sift_down(heap, nh, 0);
         uint64_t tick = event_ns(e.t & ~EXIT_FLAG) / g.tick_ns;
         uint64_t delta = tick > prev ? tick - prev : 0;
         prev = tick > prev ? tick : prev;
@@ -634,6 +709,7 @@ static NOI int write_trace(void)
             fprintf(stderr, "trc-capture: writing %" PRIu64 " / %" PRIu64 " events\n",
                     done, total);
     }
+    free(heap);
     if (w.trc) {
         size_t len = 0;
         w_flush(&w);
@@ -660,11 +736,14 @@ static NOI int write_trace(void)
                 g.out, g.syms, g.tsc ? "tsc" : "monotonic",
                 (double)(now_ns() - start) / 1e6, lost ? " EVENTS LOST" : "");
     if (lost)
-        fprintf(stderr, "trc-capture: %" PRIu64 " events lost (spill file error)\n",
-                lost);
-    for (i = 0; i < k; i++)
+        fprintf(stderr, "trc-capture: %" PRIu64 " events lost (spill file error, "
+                "or recorded after their thread's end)\n", lost);
+    for (i = 0; i < k; i++) {
         if (c[i].b->fd >= 0)
             close(c[i].b->fd);
+        if (c[i].own)
+            free(c[i].buf);
+    }
     free(c);
     free(ids.key);
     free(ids.val);
@@ -689,9 +768,11 @@ int NOI trc_capture_finish(void)
         }
     }
     /* Threads still running at exit may be inside record(): their last
-     * events can be missed (documented). */
+     * events can be missed (documented). Buffers of threads that spilled
+     * go to their files; the others stay in memory. */
     for (tbuf *b = g.threads; b; b = b->next)
-        spill(b);
+        if (b->fd >= 0)
+            spill(b);
     pthread_mutex_unlock(&g.lock);
     return write_trace();
 }

@@ -307,6 +307,27 @@ EOF
   fi
   TRC_CAPTURE_CLOCK=tsc TRC_CAPTURE_OUT="$W/wltsc.txt" $WL -n 16 -e 500 >/dev/null 2>&1
   check capture_tsc_same_records cmp <(awk '!/^#/ {print $2, $3}' "$W/wl.txt") <(awk '!/^#/ {print $2, $3}' "$W/wltsc.txt")
+  # many short threads: no file descriptor per thread, no event lost
+  cat > "$W/many.c" <<'EOF'
+#include <pthread.h>
+__attribute__((noinline)) int leaf(int x) { return x * 3 + 1; }
+__attribute__((noinline)) int work(int n) { int s = 0; for (int i = 0; i < n; i++) s += leaf(i); return s; }
+void *body(void *a) { (void)a; work(10); return NULL; }
+int main(void)
+{
+    for (int i = 0; i < 500; i++) { pthread_t t; pthread_create(&t, 0, body, 0); pthread_join(t, 0); }
+    return 0;
+}
+EOF
+  if cc -O1 -finstrument-functions "$W/many.c" build/libtrc_capture.a -lpthread -o "$W/many" 2>/dev/null; then
+    (ulimit -n 32; TRC_CAPTURE_OUT="$W/many.txt" "$W/many" 2>"$W/many.log")
+    e=$(awk '$2 == "E"' "$W/many.txt" | wc -l); x=$(awk '$2 == "X"' "$W/many.txt" | wc -l)
+    th=$(awk '$2 == "O" && $3 == 7 {print $4}' "$W/many.txt" | sort -u | wc -l)
+    [ "$e $x $th" = "6001 6001 501" ] && ok capture_500_short_threads \
+      || no capture_500_short_threads "E $e X $x threads $th, want 6001 6001 501"
+  else
+    no capture_500_short_threads "does not build"
+  fi
 else
   no capture_workload_built "run make build/wl/wl build/wl/wl_plain"
 fi
