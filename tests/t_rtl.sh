@@ -30,6 +30,19 @@ if make --no-print-directory -s wave WAVE_FST=$W/trc.fst > $W/wave.log 2>&1 &&
   missing=$(grep '^top\.' sim/trc.gtkw | grep -vxFf $W/wave.sigs)
   if [ -z "$missing" ]; then echo "ok make wave: FST has every signal of sim/trc.gtkw"
   else echo "not ok make wave: FST lacks signals of sim/trc.gtkw"; sed 's/^/  /' <<< "$missing"; fi
+  # GTKWave itself opens it with the save file (needs a display: xvfb-run)
+  if command -v xvfb-run > /dev/null && command -v gtkwave > /dev/null; then
+    printf '%s\n' 'puts "TRACES [gtkwave::getTotalNumTraces]"' 'gtkwave::/File/Quit' \
+      > $W/g.tcl
+    got=$(timeout 60 xvfb-run -a gtkwave -S $W/g.tcl $W/trc.fst sim/trc.gtkw 2>/dev/null \
+          | sed -n 's/^TRACES //p')
+    # every signal line and group marker of the save file is a trace
+    want=$(grep -c '^\(top\.\|-\)' sim/trc.gtkw)
+    if [ "$got" = "$want" ]; then echo "ok gtkwave opens the FST with sim/trc.gtkw ($got traces)"
+    else echo "not ok gtkwave opens the FST with sim/trc.gtkw (traces: $got, want $want)"; fi
+  else
+    echo "  (no xvfb-run/gtkwave: GTKWave not started)"
+  fi
 else
   echo "not ok make wave"; sed 's/^/  /' $W/wave.log | tail -5
 fi
