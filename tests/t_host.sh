@@ -215,6 +215,8 @@ got=$(wc -l < "$W/le.bt")
 e_want=$(records "$W/le.txt" | awk '$2 == "E"' | wc -l)
 e_got=$(grep -c ' func_entry: ' "$W/le.bt")
 [ "$e_want" = "$e_got" ] && ok export_ctf_entry_count || no export_ctf_entry_count "$e_want != $e_got"
+$T export - --perfetto "$W/le_in.json" --ctf "$W/le_in.ctf" < "$W/le.txt" 2>/dev/null
+check export_stdin_same_as_file bash -c "cmp <(grep -v '\"source\"\|process_name' '$W/le.json') <(grep -v '\"source\"\|process_name' '$W/le_in.json') && cmp '$W/le.ctf/stream_0' '$W/le_in.ctf/stream_0'"
 babeltrace2 "$W/lj.ctf" > "$W/lj.bt" 2>&1
 check export_ctf_fields_os grep -q 'os: { tid = 0 }, { type = 2, value = 19, type_name = "irq_handler_entry" }' "$W/lj.bt"
 check export_ctf_fields_lost grep -q 'lost: { tid = 0 }, { count = 3 }' "$W/lj.bt"

@@ -19,13 +19,46 @@
 
 #define OS_TID 999999999u /* Perfetto track of the OS records */
 
+/* The trace is read twice: pass 1 pairs entries with exits and keeps one
+ * flag byte per record, pass 2 writes. A file is simply read again; stdin
+ * is kept in memory (16 bytes per record). */
+enum { F_MATCH = 1, F_OPEN = 2 }; /* flags: matched pair; entry open at end */
+
 typedef struct {
-    trc_record *r;
-    size_t n;
-    uint8_t *match; /* per record: 1 = entry/exit of a matched pair */
-    uint8_t *open;  /* per record: 1 = entry still open at the end */
+    const char *in;
+    trc_params p;
+    int raw;
+    cli_reader *rd;
+    trc_record *mem; /* stdin: the records */
+    size_t nmem, pos;
+    size_t n;        /* records */
+    uint8_t *flag;   /* per record */
+    uint32_t *thread; /* thread values seen (thread records), 0 first */
+    size_t nthread;
     uint64_t unmatched_exit, unwound, open_end;
 } trace;
+
+static int src_open(trace *t)
+{
+    t->pos = 0;
+    if (t->mem)
+        return 0;
+    cli_reader_close(t->rd);
+    t->rd = cli_reader_open(t->in, &t->p, t->raw);
+    return t->rd ? 0 : -1;
+}
+
+/* 1 record, 0 end, -1 error (message printed). */
+static int src_next(trace *t, trc_record *r)
+{
+    if (t->mem) {
+        if (t->pos == t->nmem)
+            return 0;
+        *r = t->mem[t->pos++];
+        return 1;
+    }
+    return cli_reader_next(t->rd, r);
+}
 
 typedef struct {
     const host_symmap *sym;
@@ -38,28 +71,27 @@ typedef struct {
     const char *in;
 } eopts;
 
-static int load(const char *in, const trc_params *p, int raw, trace *t)
+/* stdin cannot be read twice: keep its records. */
+static int load_stdin(trace *t)
 {
-    cli_reader *rd = cli_reader_open(in, p, raw);
+    cli_reader *rd = cli_reader_open(t->in, &t->p, t->raw);
     if (!rd)
         return -1;
     size_t cap = 1 << 16;
-    t->r = malloc(cap * sizeof *t->r);
-    t->n = 0;
+    t->mem = malloc(cap * sizeof *t->mem);
+    t->nmem = 0;
     int r = 1;
-    while (t->r && (r = cli_reader_next(rd, &t->r[t->n])) > 0) {
-        if (++t->n == cap) {
+    while (t->mem && (r = cli_reader_next(rd, &t->mem[t->nmem])) > 0) {
+        if (++t->nmem == cap) {
             cap *= 2;
-            trc_record *nr = realloc(t->r, cap * sizeof *t->r);
+            trc_record *nr = realloc(t->mem, cap * sizeof *nr);
             if (!nr)
-                free(t->r);
-            t->r = nr;
+                free(t->mem);
+            t->mem = nr;
         }
-        if ((t->n & 0x3FFFFF) == 0)
-            fprintf(stderr, "export: read %zu records\r", t->n);
     }
     cli_reader_close(rd);
-    if (!t->r) {
+    if (!t->mem) {
         cli_error("export: out of memory");
         return -1;
     }
@@ -69,34 +101,70 @@ static int load(const char *in, const trc_params *p, int raw, trace *t)
 /* Pairs entries with exits per thread: an exit closes the innermost open
  * entry of its function; entries above it were left by longjmp (unwound). */
 typedef struct {
+    size_t idx;  /* record index of the entry */
+    uint32_t fn;
+} open_entry;
+
+typedef struct {
     uint32_t thread;
-    size_t *st;
+    open_entry *st;
     size_t depth, cap;
 } tstack;
 
+/* Grows array p (of *cap elements of size bytes) to hold need elements.
+ * Returns the array; on failure the old one with *err set. */
+static void *grow(void *p, size_t *cap, size_t need, size_t size, int *err)
+{
+    if (need <= *cap)
+        return p;
+    size_t n = *cap ? *cap : 1024;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(p, n * size);
+    if (!q) {
+        *err = 1;
+        return p;
+    }
+    *cap = n;
+    return q;
+}
+
+/* Pass 1: per thread, an exit closes the innermost open entry of its
+ * function; entries above it were left by longjmp (unwound). */
 static int pair(trace *t, const eopts *o)
 {
-    t->match = calloc(t->n ? t->n : 1, 1);
-    t->open = calloc(t->n ? t->n : 1, 1);
     tstack *ts = calloc(1, sizeof *ts);
-    size_t nts = 1, cur = 0;
-    if (!t->match || !t->open || !ts)
+    size_t nts = 1, cur = 0, fcap = 0, thcap = 0;
+    int rc = 0, r, err = 0;
+    trc_record rec;
+    t->thread = grow(t->thread, &thcap, 1, sizeof *t->thread, &err);
+    if (!ts || src_open(t) || err) {
+        free(ts);
         return -1;
-    for (size_t i = 0; i < t->n; i++) {
-        const trc_record *r = &t->r[i];
+    }
+    t->thread[t->nthread++] = 0;
+    for (t->n = 0; (r = src_next(t, &rec)) > 0; t->n++) {
+        size_t i = t->n;
+        t->flag = grow(t->flag, &fcap, i + 1, 1, &err);
+        if (err) {
+            rc = -1;
+            break;
+        }
+        t->flag[i] = 0;
+        if ((i & 0x3FFFFF) == 0x3FFFFF)
+            fprintf(stderr, "export: pass 1: %zu records\n", i + 1);
         tstack *s = &ts[cur];
-        if (r->kind == TRC_ENTRY) {
-            if (s->depth == s->cap) {
-                s->cap = s->cap ? s->cap * 2 : 256;
-                size_t *ns = realloc(s->st, s->cap * sizeof *ns);
-                if (!ns)
-                    return -1;
-                s->st = ns;
+        if (rec.kind == TRC_ENTRY) {
+            s->st = grow(s->st, &s->cap, s->depth + 1, sizeof *s->st, &err);
+            if (err) {
+                rc = -1;
+                break;
             }
-            s->st[s->depth++] = i;
-        } else if (r->kind == TRC_EXIT) {
+            s->st[s->depth].idx = i;
+            s->st[s->depth++].fn = rec.a;
+        } else if (rec.kind == TRC_EXIT) {
             size_t d = s->depth;
-            while (d > 0 && t->r[s->st[d - 1]].a != r->a)
+            while (d > 0 && s->st[d - 1].fn != rec.a)
                 d--;
             if (d == 0) {
                 t->unmatched_exit++;
@@ -104,31 +172,41 @@ static int pair(trace *t, const eopts *o)
             }
             t->unwound += s->depth - d;
             s->depth = d - 1;
-            t->match[s->st[d - 1]] = 1;
-            t->match[i] = 1;
-        } else if (r->kind == TRC_OS && o->thread_type && r->a == o->thread_type) {
+            t->flag[s->st[d - 1].idx] = F_MATCH;
+            t->flag[i] = F_MATCH;
+        } else if (rec.kind == TRC_OS && o->thread_type && rec.a == o->thread_type) {
             size_t k;
-            for (k = 0; k < nts && ts[k].thread != r->b; k++)
+            for (k = 0; k < nts && ts[k].thread != rec.b; k++)
                 ;
             if (k == nts) {
-                tstack *nt = realloc(ts, (nts + 1) * sizeof *nt);
-                if (!nt)
-                    return -1;
-                ts = nt;
+                size_t tcap = nts;
+                ts = grow(ts, &tcap, nts + 1, sizeof *ts, &err);
+                t->thread = grow(t->thread, &thcap, t->nthread + 1,
+                                 sizeof *t->thread, &err);
+                if (err) {
+                    rc = -1;
+                    break;
+                }
                 memset(&ts[nts], 0, sizeof ts[nts]);
-                ts[nts++].thread = r->b;
+                ts[nts++].thread = rec.b;
+                if (rec.b != 0)
+                    t->thread[t->nthread++] = rec.b;
             }
             cur = k;
         }
     }
+    if (r < 0)
+        rc = -1;
     for (size_t k = 0; k < nts; k++) {
-        for (size_t d = 0; d < ts[k].depth; d++)
-            t->open[ts[k].st[d]] = 1;
+        for (size_t d = 0; d < ts[k].depth && !rc; d++)
+            t->flag[ts[k].st[d].idx] = F_OPEN;
         t->open_end += ts[k].depth;
         free(ts[k].st);
     }
     free(ts);
-    return 0;
+    if (rc)
+        cli_error("export: out of memory or read error");
+    return rc;
 }
 
 /* ---- Perfetto / Chrome JSON ------------------------------------------------- */
@@ -154,7 +232,7 @@ static void json_ts(FILE *f, uint64_t ns)
     fprintf(f, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
 }
 
-static int export_json(const trace *t, const eopts *o, const char *out)
+static int export_json(trace *t, const eopts *o, const char *out)
 {
     FILE *f = cli_open_out(out);
     if (!f)
@@ -175,24 +253,8 @@ static int export_json(const trace *t, const eopts *o, const char *out)
             "\"args\":{\"name\":\"OS records\"}}", OS_TID);
     uint32_t tid = 0;
     uint64_t now = 0;
-    /* Names of the threads seen (metadata), thread 0 always. */
-    uint32_t *seen = NULL;
-    size_t nseen = 0;
-    for (size_t i = 0; i <= t->n; i++) {
-        uint32_t th = i == 0 ? 0 : t->r[i - 1].b;
-        if (i > 0 && !(t->r[i - 1].kind == TRC_OS && o->thread_type &&
-                       t->r[i - 1].a == o->thread_type))
-            continue;
-        size_t k;
-        for (k = 0; k < nseen && seen[k] != th; k++)
-            ;
-        if (k < nseen)
-            continue;
-        uint32_t *ns = realloc(seen, (nseen + 1) * sizeof *ns);
-        if (!ns)
-            break;
-        seen = ns;
-        seen[nseen++] = th;
+    for (size_t k = 0; k < t->nthread; k++) {
+        uint32_t th = t->thread[k];
         long lt = host_symmap_tid(o->sym, th);
         fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%"
                 PRIu32 ",\"args\":{\"name\":\"thread %" PRIu32, th, th);
@@ -200,22 +262,28 @@ static int export_json(const trace *t, const eopts *o, const char *out)
             fprintf(f, " (tid %ld)", lt);
         fputs("\"}}", f);
     }
-    free(seen);
-    for (size_t i = 0; i < t->n; i++) {
-        const trc_record *r = &t->r[i];
+    if (src_open(t)) {
+        cli_close(f, out);
+        return -1;
+    }
+    trc_record rec;
+    const trc_record *r = &rec;
+    int rr = 0;
+    for (size_t i = 0; i < t->n && (rr = src_next(t, &rec)) > 0; i++) {
+        uint8_t fl = t->flag[i];
         now += r->delta;
         uint64_t ns = base + now * o->tick_ns;
         fputs(",\n{", f);
         if (r->kind == TRC_ENTRY || r->kind == TRC_EXIT) {
             fputs("\"name\":", f);
             json_str(f, host_fn_name(o->sym, r->a, buf));
-            if (t->match[i]) { /* the common case, kept short */
+            if (fl & F_MATCH) { /* the common case, kept short */
                 fprintf(f, ",\"ph\":\"%s\",\"ts\":", r->kind == TRC_ENTRY ? "B" : "E");
                 json_ts(f, ns);
                 fprintf(f, ",\"pid\":1,\"tid\":%" PRIu32 "}", tid);
                 continue;
             }
-            if (t->open[i])
+            if (fl & F_OPEN)
                 fputs(",\"cat\":\"function\",\"ph\":\"B\"", f);
             else
                 fputs(",\"cat\":\"unmatched\",\"ph\":\"i\",\"s\":\"t\"", f);
@@ -223,7 +291,7 @@ static int export_json(const trace *t, const eopts *o, const char *out)
             json_ts(f, ns);
             fprintf(f, ",\"pid\":1,\"tid\":%" PRIu32 ",\"args\":{\"id\":%" PRIu32,
                     tid, r->a);
-            if (r->kind == TRC_ENTRY && !t->open[i])
+            if (r->kind == TRC_ENTRY && !(fl & F_OPEN))
                 fputs(",\"record\":\"entry without exit (unwound by a later "
                       "exit of a caller: longjmp)\"", f);
             else if (r->kind == TRC_EXIT)
@@ -259,6 +327,10 @@ static int export_json(const trace *t, const eopts *o, const char *out)
         }
     }
     fputs("\n]}\n", f);
+    if (rr < 0) {
+        cli_close(f, out);
+        return -1;
+    }
     return cli_close(f, out);
 }
 
@@ -340,7 +412,7 @@ static int pkt_event(ctf_pkt *k, uint32_t id, uint64_t ts, uint32_t tid,
     return 0;
 }
 
-static int export_ctf(const trace *t, const eopts *o, const char *dir)
+static int export_ctf(trace *t, const eopts *o, const char *dir)
 {
     if (mkdir(dir, 0777) && errno != EEXIST) {
         cli_error("%s: cannot create directory: %s", dir, strerror(errno));
@@ -409,10 +481,11 @@ static int export_ctf(const trace *t, const eopts *o, const char *dir)
     }
     uint32_t tid = 0;
     uint64_t now = 0;
-    int rc = 0;
+    int rc = src_open(t), rr = 0;
     char buf[24];
-    for (size_t i = 0; i < t->n && !rc; i++) {
-        const trc_record *r = &t->r[i];
+    trc_record rec;
+    const trc_record *r = &rec;
+    for (size_t i = 0; i < t->n && !rc && (rr = src_next(t, &rec)) > 0; i++) {
         now += r->delta;
         uint64_t ts = now * o->tick_ns;
         switch (r->kind) {
@@ -420,7 +493,7 @@ static int export_ctf(const trace *t, const eopts *o, const char *dir)
         case TRC_EXIT:
             /* matched: 1 pair, 0 unmatched, 2 entry open at the end. */
             rc = pkt_event(&k, r->kind == TRC_ENTRY ? 0 : 1, ts, tid, r->a, 0, 1,
-                           t->match[i] ? 1 : t->open[i] ? 2 : 0,
+                           t->flag[i] & F_MATCH ? 1 : t->flag[i] & F_OPEN ? 2 : 0,
                            host_fn_name(o->sym, r->a, buf));
             break;
         case TRC_OS:
@@ -433,6 +506,8 @@ static int export_ctf(const trace *t, const eopts *o, const char *dir)
             break;
         }
     }
+    if (rr < 0)
+        rc = -1;
     if (!rc)
         rc = pkt_flush(&k);
     if (fclose(k.f) || rc) {
@@ -529,8 +604,11 @@ int cmd_export(int argc, char **argv)
 
     trace t;
     memset(&t, 0, sizeof t);
+    t.in = in;
+    t.p = p;
+    t.raw = raw;
     int rc = 0;
-    if (load(in, &p, raw, &t) || pair(&t, &o)) {
+    if ((!strcmp(in, "-") && load_stdin(&t)) || pair(&t, &o)) {
         rc = 1;
     } else {
         if (json && export_json(&t, &o, json))
@@ -542,9 +620,10 @@ int cmd_export(int argc, char **argv)
                 "longjmp shown as instants, %" PRIu64 " entries open at the "
                 "end\n", t.n, t.n, t.unmatched_exit, t.unwound, t.open_end);
     }
-    free(t.r);
-    free(t.match);
-    free(t.open);
+    cli_reader_close(t.rd);
+    free(t.mem);
+    free(t.flag);
+    free(t.thread);
     host_symmap_free(sm);
     return rc;
 }
