@@ -528,7 +528,7 @@ int cmd_calltree(int argc, char **argv)
         now += r.delta;
         nrec++;
         if ((nrec & 0x3FFFFF) == 0)
-            fprintf(stderr, "calltree: %" PRIu64 " records\r", nrec);
+            fprintf(stderr, "calltree: %" PRIu64 " records\n", nrec);
         if (r.kind == TRC_ENTRY) {
             size_t parent = cur->depth ? cur->st[cur->depth - 1].node : cur->root;
             size_t c = child_of(&t, parent, r.a);

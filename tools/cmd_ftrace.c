@@ -472,7 +472,7 @@ int cmd_import_ftrace(int argc, char **argv)
             return 1;
         }
         if ((m.lines & 0xFFFFF) == 0)
-            fprintf(stderr, "import-ftrace: %" PRIu64 " lines\r", m.lines);
+            fprintf(stderr, "import-ftrace: %" PRIu64 " lines\n", m.lines);
     }
     free(line);
     if (ferror(f)) {
