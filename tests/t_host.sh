@@ -330,6 +330,50 @@ EOF
   else
     no capture_500_short_threads "does not build"
   fi
+  # live: real ftrace (private instance, clock mono) around a capture, merged
+  rc=0
+  TRC_CAPTURE_OUT="$W/live.txt" capture/ftrace_run.sh "$W/live.ftrace" -- $WL -n 16 -e 500 \
+    >/dev/null 2>"$W/live.log" || rc=$?
+  if [ $rc = 3 ]; then
+    echo "# skip live ftrace checks: $(tail -1 "$W/live.log")"
+  elif [ $rc != 0 ]; then
+    no capture_live_ftrace_run "$(tail -2 "$W/live.log" | tr '\n' ' ')"
+  else
+    $T import-ftrace "$W/live.ftrace" "$W/mixed.txt" --merge "$W/live.txt" 2>/dev/null
+    bad=""
+    for ev in "${!type[@]}"; do
+      want=$(grep -c " $ev: " "$W/live.ftrace")
+      got=$(awk -v t="${type[$ev]}" '$2 == "O" && $3 == t' "$W/mixed.txt" | wc -l)
+      [ "$want" = "$got" ] || bad="$bad $ev:$want/$got"
+    done
+    [ -z "$bad" ] && ok capture_live_ftrace_merge_counts || no capture_live_ftrace_merge_counts "$bad"
+    # every OS record sits at its ftrace time (10 ns ticks); function records unchanged
+    python3 - "$W/live.ftrace" "$W/mixed.txt" "$W/live.txt" > "$W/live.chk" 2>&1 <<'EOF'
+import re, sys
+ft, mixed, cap = sys.argv[1:]
+def recs(path):
+    t0 = tick = None; now = 0; out = []
+    for l in open(path):
+        if l.startswith("# trc-timebase"):
+            kv = dict(x.split("=") for x in l.split()[2:])
+            t0, tick = int(kv["t0_ns"]), int(kv["tick_ns"])
+        if l.startswith("#"): continue
+        f = l.split(); now += int(f[0]); out.append((t0 // tick + now, f[1:]))
+    return out
+m = recs(mixed)
+os_ticks = [t for t, f in m if f[0] == "O"]
+mapped = set(["sched_switch", "irq_handler_entry", "softirq_entry", "sched_wakeup",
+              "sched_process_fork", "sched_process_exit"])
+want = sorted(int(s) * 10**8 + int((f + "000000000")[:9]) // 10
+              for s, f, e in re.findall(r" (\d+)\.(\d+): ([a-z_]+): ", open(ft).read()) if e in mapped)
+assert os_ticks == want, "OS record times differ"
+assert [f for t, f in m if f[0] != "O"] == [f for t, f in recs(cap)], "function records differ"
+assert [t for t, f in m if f[0] != "O"] == [t for t, f in recs(cap)], "function times differ"
+print("ok")
+EOF
+    grep -qx ok "$W/live.chk" && ok capture_live_ftrace_merge_times \
+      || no capture_live_ftrace_merge_times "$(tail -1 "$W/live.chk")"
+  fi
 else
   no capture_workload_built "run make build/wl/wl build/wl/wl_plain"
 fi
