@@ -122,9 +122,14 @@ static inline NOI uint64_t event_ns(uint64_t t)
 {
     if (!g.tsc)
         return t;
+#ifdef __SIZEOF_INT128__
     __int128 d = (__int128)t - (__int128)g.tsc0;
     __int128 ns = (__int128)g.mono0 +
                   d * (__int128)(g.mono1 - g.mono0) / (__int128)(g.tsc1 - g.tsc0);
+#else
+    long double ns = (long double)g.mono0 + ((long double)t - (long double)g.tsc0) *
+                     (long double)(g.mono1 - g.mono0) / (long double)(g.tsc1 - g.tsc0);
+#endif
     return ns < 0 ? 0 : (uint64_t)ns;
 }
 
