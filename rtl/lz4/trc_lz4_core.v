@@ -34,7 +34,10 @@ module trc_lz4_core #(
   wire [15:0]       cmd_mlen;
   wire [OUT_AW-1:0] blk_size;
   wire              lit_full, cmd_full, blk_full, out_full;
-  wire              room = !lit_full && !cmd_full && !blk_full;
+  wire              lit_afull, cmd_afull, blk_afull, out_afull;
+  // registered early-full flags: the match stage's global enable stays short
+  wire              room = !lit_afull && !cmd_afull && !blk_afull;
+  wire              unused_full = lit_full ^ cmd_full ^ blk_full ^ out_afull;
 
   trc_lz4_match #(.WIN_BITS(WIN_BITS), .OUT_AW(OUT_AW), .LIT_AW(LIT_AW)) u_match (
       .clk(clk), .rst(rst),
@@ -52,6 +55,7 @@ module trc_lz4_core #(
   wire [7:0] lit_rdata;
   trc_lz4_fifo #(.AW(LIT_AW), .DW(8)) u_litq (
       .clk(clk), .rst(rst), .wr_en(lit_we), .wr_data(lit_wdata), .full(lit_full),
+      .afull(lit_afull),
       .rd_valid(lit_valid), .rd_data(lit_rdata), .rd_ready(lit_ready)
   );
 
@@ -61,6 +65,7 @@ module trc_lz4_core #(
   trc_lz4_fifo #(.AW(2), .DW(CW)) u_cmdq (
       .clk(clk), .rst(rst), .wr_en(cmd_we),
       .wr_data({cmd_last, cmd_lits, cmd_off, cmd_mlen}), .full(cmd_full),
+      .afull(cmd_afull),
       .rd_valid(cq_valid), .rd_data(cq_data), .rd_ready(cq_ready)
   );
 
@@ -69,7 +74,7 @@ module trc_lz4_core #(
   wire [OUT_AW-1:0] bq_size;
   trc_lz4_fifo #(.AW(2), .DW(1 + OUT_AW)) u_blkq (
       .clk(clk), .rst(rst), .wr_en(blk_we), .wr_data({blk_fend, blk_size}),
-      .full(blk_full),
+      .full(blk_full), .afull(blk_afull),
       .rd_valid(bq_valid), .rd_data({bq_fend, bq_size}), .rd_ready(bq_ready)
   );
 
@@ -89,6 +94,7 @@ module trc_lz4_core #(
   wire [7:0] ob_data;
   trc_lz4_fifo #(.AW(OUT_AW), .DW(8)) u_outq (
       .clk(clk), .rst(rst), .wr_en(out_we), .wr_data(out_wdata), .full(out_full),
+      .afull(out_afull),
       .rd_valid(ob_valid), .rd_data(ob_data), .rd_ready(ob_ready)
   );
 

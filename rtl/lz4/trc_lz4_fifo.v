@@ -1,6 +1,7 @@
 // trc_lz4_fifo: first-word-fall-through FIFO on a trc_lz4_ram; the RAM's
 // output register is the FIFO head, so a byte per clock flows through with
-// no bypass path. Capacity 2^AW + 1 words.
+// no bypass path. Capacity 2^AW + 1 words; afull is a registered early
+// full for writers that must not look at this cycle's pointers.
 //   AW: address bits of the RAM
 //   DW: word width
 `default_nettype none
@@ -15,6 +16,7 @@ module trc_lz4_fifo #(
     input  wire          wr_en,
     input  wire [DW-1:0] wr_data,
     output wire          full,
+    output reg           afull,   // registered: a write may not fit
     // read side (AXI-Stream-like handshake)
     output wire          rd_valid,
     output wire [DW-1:0] rd_data,
@@ -42,15 +44,21 @@ module trc_lz4_fifo #(
     end
   end
 
+  // words in the RAM at the start of this cycle; one write per cycle at most,
+  // so >= 2^AW - 2 now leaves one free word next cycle
+  wire [AW:0] used_q = wp_q - rp_q;
+
   always @(posedge clk) begin
     if (rst) begin
       wp_q <= 0;
       rp_q <= 0;
       ov_q <= 1'b0;
+      afull <= 1'b0;
     end else begin
       wp_q <= wp_d;
       rp_q <= rp_d;
       ov_q <= ov_d;
+      afull <= (used_q >= (1 << AW) - 2);
     end
   end
 

@@ -25,16 +25,16 @@ module trc_lz4_match #(
     // downstream has room for one literal, one command and one block size
     input  wire                room,
     // literal bytes, in order
-    output reg                 lit_we,
+    output wire                lit_we,
     output wire [7:0]          lit_data,
     // sequence commands: last = literal-only closing sequence of a block
-    output reg                 cmd_we,
+    output wire                cmd_we,
     output reg                 cmd_last,
     output reg  [LIT_AW-1:0]   cmd_lits,
     output reg  [WIN_BITS-1:0] cmd_off,
     output reg  [15:0]         cmd_mlen,
     // block sizes for the frame writer; fend = last block of the frame
-    output reg                 blk_we,
+    output wire                blk_we,
     output reg                 blk_fend,
     output reg  [OUT_AW-1:0]   blk_size
 );
@@ -106,12 +106,12 @@ module trc_lz4_match #(
       .re(adv), .raddr(h_q), .rdata(tbl_rd)
   );
 
-  // stage 7 -> 8: offset and validity of the candidate
+  // stage 7 -> 8: offset of the candidate; stage 8 -> 9: its validity
   wire [WB-1:0] ofs7 = pos7 - tbl_rd;
-  wire          cv7 = v_q[7] && (ofs7 != 0) && (ofs7 <= MAXOFF) &&
-                      ({1'b0, ofs7} + (WB+1)'(7) <= tful_q);
   reg  [WB-1:0] c8_q, o8_q, o9_q, o10_q, o11_q;
-  reg           cv8_q, cv9_q, cv10_q, cv11_q;
+  wire          cv8 = v_q[8] && (o8_q != 0) && (o8_q <= MAXOFF) &&
+                      ({1'b0, o8_q} + (WB+1)'(8) <= tful_q);
+  reg           cv9_q, cv10_q, cv11_q;
 
   // ---------------------------------------------------------------- history
   // 8 banks: byte at position p lives in bank p[2:0], word p >> 3
@@ -168,9 +168,29 @@ module trc_lz4_match #(
 
   assign lit_data = sr_q[K];
 
-  reg             lit0;               // literal run empty before x
-  reg [LIT_AW-1:0] lr0;
-  reg             step;
+  // The block-closing condition of the state before x, from registers only
+  // (the same as testing the state after x-1, as the model does).
+  reg  bcge_q, lrge_q, mlmax_q;       // those tests, made on the _d values
+  wire bfin = bfin_q || bcge_q || lrge_q || mlmax_q;
+  // registered tests of mlen_q: < 4, == 18, >= 19 (for the extension steps)
+  reg  mlt4_q, m18_q, mge19_q;
+  wire cont = mode_q && (mlt4_q || (e && ext_ok && !bfin));
+  // literal of x: run length before it, extension step of the run after it
+  wire             lit0 = mode_q || (lr_q == 0);
+  wire [LIT_AW-1:0] lr0 = mode_q ? {LIT_AW{1'b0}} : lr_q;
+  wire             lstep = !mode_q && ((lr_q == 14) || ((lr_q >= 15) && (lx_q == 8'd254)));
+  wire             mstep = m18_q || (mge19_q && (mx_q == 8'd254));
+  wire             start = !ck11_q && cv11_q && (&eq11_q[3:0]) && start_ok && !bfin;
+  wire [LIT_AW-1:0] lr1 = lr0 + 1'b1;
+  wire             close = (bfin && lr1 >= 12) || last;
+  wire [OUT_AW-1:0] bc_lit = bc_q + {{(OUT_AW-1){1'b0}}, lit0} + OUT_AW'(1) +
+                             {{(OUT_AW-1){1'b0}}, lstep};
+
+  // FIFO writes: the parser's decisions, taken when the line advances
+  reg  lit_r, cmd_r, blk_r;
+  assign lit_we = adv && lit_r;
+  assign cmd_we = adv && cmd_r;
+  assign blk_we = adv && blk_r;
 
   always @* begin
     mode_d = mode_q;
@@ -183,42 +203,28 @@ module trc_lz4_match #(
     mx_d = mx_q;
     bfin_d = bfin_q;
     sched = 1'b0;
-    lit_we = 1'b0;
-    cmd_we = 1'b0;
+    lit_r = 1'b0;
+    cmd_r = 1'b0;
     cmd_last = 1'b0;
     cmd_lits = lr_q;
     cmd_off = off_q;
     cmd_mlen = mlen_q;
-    blk_we = 1'b0;
+    blk_r = 1'b0;
     blk_fend = last;
-    blk_size = bc_q;
-    lr0 = lr_q;
-    lit0 = 1'b0;
-    step = 1'b0;
-    if (adv && x_v) begin
-      if (mode_q && (mlen_q < 16'd4 ||
-                     (e && ext_ok && !bfin_q && mlen_q != ML_MAX))) begin
+    blk_size = bc_lit;
+    if (x_v) begin
+      bfin_d = bfin;
+      if (cont) begin
         // the match goes on through x
         mlen_d = mlen_q + 1'b1;
         sv_d = nsv;
-        if (mlen_d == 16'd19) begin
-          step = 1'b1;
-          mx_d = 8'd0;
-        end else begin
-          step = (mlen_d > 16'd19) && (mx_q == 8'd254);
-          mx_d = (mx_q == 8'd254) ? 8'd0 : mx_q + 1'b1;
-        end
-        bc_d = bc_q + {{(OUT_AW-1){1'b0}}, step};
+        mx_d = (m18_q || mx_q == 8'd254) ? 8'd0 : mx_q + 1'b1;
+        bc_d = bc_q + {{(OUT_AW-1){1'b0}}, mstep};
         sched = ck11_q && (&eq11_q);
       end else begin
-        if (mode_q) begin
-          // the match ended before x: its sequence is complete
-          cmd_we = 1'b1;
-          lr0 = 0;
-          mode_d = 1'b0;
-        end
-        lit0 = (lr0 == 0);
-        if (!ck11_q && cv11_q && (&eq11_q[3:0]) && start_ok && !bfin_q) begin
+        // a match that ended before x is a complete sequence
+        cmd_r = mode_q;
+        if (start) begin
           mode_d = 1'b1;
           off_d = o11_q;
           mlen_d = 16'd1;
@@ -227,36 +233,35 @@ module trc_lz4_match #(
           bc_d = bc_q + {{(OUT_AW-1){1'b0}}, lit0} + OUT_AW'(2);
           sched = &eq11_q;
         end else begin
-          lit_we = 1'b1;
-          lr_d = lr0 + 1'b1;
-          if (lr_d == 15) begin
-            step = 1'b1;
-            lx_d = 8'd0;
-          end else begin
-            step = (lr_d > 15) && (lx_q == 8'd254);
-            lx_d = (lx_q == 8'd254) ? 8'd0 : lx_q + 1'b1;
-          end
-          bc_d = bc_q + {{(OUT_AW-1){1'b0}}, lit0} + OUT_AW'(1) +
-                 {{(OUT_AW-1){1'b0}}, step};
-          if ((bfin_q && lr_d >= 12) || last) begin
-            cmd_we = 1'b1;
+          mode_d = 1'b0;
+          lit_r = 1'b1;
+          lr_d = lr1;
+          lx_d = (lr0 == 14 || lx_q == 8'd254) ? 8'd0 : lx_q + 1'b1;
+          bc_d = bc_lit;
+          if (close) begin
+            cmd_r = 1'b1;
             cmd_last = 1'b1;
-            cmd_lits = lr_d;
-            blk_we = 1'b1;
-            blk_size = bc_d;
+            cmd_lits = lr1;
+            blk_r = 1'b1;
             lr_d = 0;
             bc_d = 0;
             bfin_d = 1'b0;
           end
         end
       end
-      if (!blk_we)
-        bfin_d = bfin_q || (bc_d >= BLIM) || (lr_d >= LMAX) ||
-                 (mode_d && mlen_d == ML_MAX);
     end
   end
 
   // ------------------------------------------------------------ sequencing
+  wire bcge_d = (bc_d >= BLIM);
+  wire lrge_d = (lr_d >= LMAX);
+  // the tests of mlen_d = mlen_q + 1 (match goes on) or 1 (match starts)
+  wire go_on = x_v && cont, go_start = x_v && !cont && start;
+  wire mlmax_d = go_on ? (mlen_q == ML_MAX - 1'b1) : (x_v ? 1'b0 : mlmax_q);
+  wire mlt4_d = go_on ? (mlen_q < 16'd3) : (go_start ? 1'b1 : mlt4_q);
+  wire m18_d = go_on ? (mlen_q == 16'd17) : (go_start ? 1'b0 : m18_q);
+  wire mge19_d = go_on ? (mlen_q >= 16'd18) : (go_start ? 1'b0 : mge19_q);
+
   always @* begin
     clr_d = clr_q;
     clra_d = clra_q;
@@ -286,7 +291,6 @@ module trc_lz4_match #(
       ck9_q <= 1'b0;
       ck10_q <= 1'b0;
       ck11_q <= 1'b0;
-      cv8_q <= 1'b0;
       cv9_q <= 1'b0;
       cv10_q <= 1'b0;
       cv11_q <= 1'b0;
@@ -294,6 +298,9 @@ module trc_lz4_match #(
       lr_q <= 0;
       bc_q <= 0;
       bfin_q <= 1'b0;
+      bcge_q <= 1'b0;
+      lrge_q <= 1'b0;
+      mlmax_q <= 1'b0;
       tful_q <= 0;
     end else begin
       clr_q <= clr_d;
@@ -307,14 +314,16 @@ module trc_lz4_match #(
         ck9_q <= ck_q[8];
         ck10_q <= ck9_q;
         ck11_q <= ck10_q;
-        cv8_q <= cv7;
-        cv9_q <= cv8_q;
+        cv9_q <= cv8;
         cv10_q <= cv9_q;
         cv11_q <= cv10_q;
         mode_q <= mode_d;
         lr_q <= lr_d;
         bc_q <= bc_d;
         bfin_q <= bfin_d;
+        bcge_q <= bcge_d;
+        lrge_q <= lrge_d;
+        mlmax_q <= mlmax_d;
         tful_q <= tful_d;
       end
     end
@@ -337,6 +346,9 @@ module trc_lz4_match #(
       eq11_q <= eq10;
       off_q <= off_d;
       mlen_q <= mlen_d;
+      mlt4_q <= mlt4_d;
+      m18_q <= m18_d;
+      mge19_q <= mge19_d;
       sv_q <= sv_d;
       lx_q <= lx_d;
       mx_q <= mx_d;
