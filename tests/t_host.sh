@@ -108,6 +108,7 @@ EOF
 $T import-ftrace $D/host_ftrace.txt "$W/merge.txt" --merge $D/host_cap.txt 2>/dev/null
 records "$W/merge.txt" > "$W/merge.rec"
 same ftrace_merge_by_time "$W/exp_merge" "$W/merge.rec"
+check ftrace_out_symmap_timebase grep -qx '# trc-timebase clock=monotonic tick_ns=10 t0_ns=100000000000' "$W/merge.sym"
 head -10 "$W/exp_merge" > "$W/exp_clip"
 $T import-ftrace $D/host_ftrace.txt - --merge $D/host_cap.txt --clip 2>/dev/null \
   | records /dev/stdin > "$W/clip.rec"
@@ -373,6 +374,7 @@ print("ok")
 EOF
     grep -qx ok "$W/live.chk" && ok capture_live_ftrace_merge_times \
       || no capture_live_ftrace_merge_times "$(tail -1 "$W/live.chk")"
+    check capture_live_mixed_has_names bash -c "$T calltree '$W/mixed.txt' --depth 1 2>/dev/null | grep -q '^main ('"
   fi
 else
   no capture_workload_built "run make build/wl/wl build/wl/wl_plain"

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "host_common.h"
 
@@ -308,6 +309,51 @@ unparsed:
     return 0;
 }
 
+/* OUT's symbol map (only for a regular file OUT): the output's time base,
+ * so that it survives compression, and with --merge the capture's map
+ * lines (function names, threads), so the mixed trace shows names. */
+static int write_out_symmap(const char *out, const host_timebase *tb,
+                            const char *merge)
+{
+    struct stat st;
+    if (stat(out, &st) || !S_ISREG(st.st_mode))
+        return 0;
+    char *path = host_sidecar_path(out);
+    char *csym = merge ? host_sidecar_symmap(merge) : NULL;
+    int rc = 0;
+    if (!path || (csym && !strcmp(csym, path))) {
+        free(path);
+        free(csym);
+        return 0;
+    }
+    FILE *f = fopen(path, "w");
+    FILE *c = csym ? fopen(csym, "r") : NULL;
+    if (!f) {
+        cli_error("%s: cannot create: %s", path, strerror(errno));
+        rc = -1;
+    } else {
+        char line[1024];
+        fputs("# trc-symmap v1: ID NAME ADDRESS MODULE OFFSET\n", f);
+        host_timebase_format(tb, line, sizeof line);
+        fputs(line, f);
+        while (c && fgets(line, sizeof line, c))
+            if (strncmp(line, "# trc-symmap", 12) && strncmp(line, "# trc-timebase", 14))
+                fputs(line, f);
+        if (fclose(f)) {
+            cli_error("%s: write error", path);
+            rc = -1;
+        } else {
+            fprintf(stderr, "  wrote %s (time base%s)\n", path,
+                    c ? " and the capture's symbols" : "");
+        }
+    }
+    if (c)
+        fclose(c);
+    free(path);
+    free(csym);
+    return rc;
+}
+
 static void usage(void)
 {
     fprintf(stderr,
@@ -576,6 +622,8 @@ int cmd_import_ftrace(int argc, char **argv)
     if (host_writer_close(w))
         rc = 1;
     cli_reader_close(rd);
+    if (!rc && write_out_symmap(out, &otb, merge))
+        rc = 1;
 
     /* Report: every event name with what became of it. */
     uint64_t total = 0, other = 0;

@@ -219,6 +219,15 @@ static int ends_with(const char *s, const char *suf)
 
 char *host_sidecar_symmap(const char *trace_path)
 {
+    char *p = host_sidecar_path(trace_path);
+    if (p && access(p, R_OK) == 0)
+        return p;
+    free(p);
+    return NULL;
+}
+
+char *host_sidecar_path(const char *trace_path)
+{
     if (!trace_path || !strcmp(trace_path, "-"))
         return NULL;
     size_t n = strlen(trace_path);
@@ -231,10 +240,7 @@ char *host_sidecar_symmap(const char *trace_path)
     if (ends_with(p, ".txt") || ends_with(p, ".trc"))
         p[strlen(p) - 4] = 0;
     strcat(p, ".sym");
-    if (access(p, R_OK) == 0)
-        return p;
-    free(p);
-    return NULL;
+    return p;
 }
 
 const char *host_fn_name(const host_symmap *m, uint32_t id, char buf[24])

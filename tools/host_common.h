@@ -53,6 +53,8 @@ void host_symmap_free(host_symmap *m);
  * replaced by ".sym" (or ".sym" appended). Returns a malloc'd path when that
  * file exists, else NULL. */
 char *host_sidecar_symmap(const char *trace_path);
+/* The same path whether the file exists or not (NULL for "-"). */
+char *host_sidecar_path(const char *trace_path);
 
 /* A function's printable name: the map's, else "f<ID>" written into buf. */
 const char *host_fn_name(const host_symmap *m, uint32_t id, char buf[24]);
