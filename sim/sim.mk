@@ -20,8 +20,10 @@ SIM_P_nt16  := NT=16 FID_W=15 TYPE_W=7 VAL_W=16 ND_F=3 ND_T=3 ND_V=3
 SIM_P_fid8  := NT=23 FID_W=8 TYPE_W=7 VAL_W=16 ND_F=3 ND_T=3 ND_V=3
 # Beyond the matrix: 64-bit records, coded records up to 76 bits (> OUT_W,
 # the packer's general case), a 255-entry and a 1-entry dictionary.
-SIM_SETS    += wide
+SIM_SETS    += wide tiny
 SIM_P_wide  := NT=31 FID_W=31 TYPE_W=8 VAL_W=16 ND_F=8 ND_T=1 ND_V=5
+# The smallest format: seeded random traces only (the samples do not fit).
+SIM_P_tiny  := NT=2 FID_W=1 TYPE_W=3 VAL_W=1 ND_F=1 ND_T=1 ND_V=1
 # trc_core builds: format parameters plus the front end's.
 CORE_SETS    := paper nt12
 CORE_P_paper := $(SIM_P_paper) OUT_W=64 PRESCALE=1 FIFO_AW=4

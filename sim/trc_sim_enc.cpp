@@ -1,6 +1,7 @@
 // trc_sim_enc.cpp - Verilator harness: trc_enc against the C model.
 //
-// Reads a trace (text v1), lowers it into raw records with the model's own
+// Reads a trace (text v1; or random:N, N seeded random records that fit the
+// parameters), lowers it into raw records with the model's own
 // TIME_EXT splitting, feeds them to the RTL under seeded random stalls on both
 // sides, and compares every output byte with trc_encode_raw()'s stream. Prints
 // records, bytes, cycles and records/cycle; on the first difference prints the
@@ -151,7 +152,9 @@ int run(const Opts &o)
     std::vector<trc_record> tr, raw;
     std::vector<size_t> raw2trace;
     std::string err;
-    if (!sim_load_trace(o.trace, p, o.records, o.map_ids, tr, err)) {
+    if (strncmp(o.trace, "random:", 7) == 0) {
+        sim_random_trace(p, strtoull(o.trace + 7, nullptr, 0), o.seed, tr);
+    } else if (!sim_load_trace(o.trace, p, o.records, o.map_ids, tr, err)) {
         fprintf(stderr, "harness: %s\n", err.c_str());
         return 2;
     }

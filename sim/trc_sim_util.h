@@ -155,6 +155,44 @@ static inline bool sim_load_trace(const char *path, const trc_params &p, size_t 
     return ok;
 }
 
+// Seeded random trace that fits the parameters: deltas 0, small, around
+// 2^NT and far above it (several TIME_EXT); ids, types and values mostly from
+// small pools (dictionary hits) and sometimes anywhere in range; user OS
+// types only. The same seed gives the same trace.
+static inline void sim_random_trace(const trc_params &p, size_t n, uint64_t seed,
+                                    std::vector<trc_record> &out)
+{
+    SimRng rng(seed ^ 0x7ace);
+    const uint64_t maxd = (1ull << p.nt) - 1;
+    const uint32_t fmask = (uint32_t)((1ull << p.fid_w) - 1);
+    const uint32_t vmask = (uint32_t)((1ull << p.val_w) - 1);
+    const uint32_t n_types = TRC_TYPE_LOST(&p); // user types 0..LOST-1
+    for (size_t i = 0; i < n; i++) {
+        trc_record r;
+        uint64_t k = rng.below(100);
+        if (k < 10)
+            r.delta = 0;
+        else if (k < 80)
+            r.delta = rng.below(64);
+        else if (k < 95)
+            r.delta = rng.below(maxd + 1);
+        else if (k < 98)
+            r.delta = maxd + rng.below(3) - 1;
+        else
+            r.delta = maxd * (1 + rng.below(4)) + rng.below(maxd + 1);
+        if (rng.below(3)) {
+            r.kind = rng.below(2) ? TRC_EXIT : TRC_ENTRY;
+            r.a = (uint32_t)(rng.below(4) ? rng.below(12) : rng.next()) & fmask;
+            r.b = 0;
+        } else {
+            r.kind = TRC_OS;
+            r.a = (uint32_t)(rng.below(4) ? rng.below(6) : rng.next()) % n_types;
+            r.b = (uint32_t)(rng.below(3) ? rng.below(10) : rng.next()) & vmask;
+        }
+        out.push_back(r);
+    }
+}
+
 // Lowers trace records into raw records (TIME_EXT splitting, LOST -> OS);
 // raw2trace[i] is the trace record raw[i] belongs to.
 static inline void sim_lower(const trc_params &p, const std::vector<trc_record> &tr,

@@ -6,6 +6,7 @@
 # (records/cycle must round to 1.00), trc_core random events, and the Icarus
 # directed test. fid8: the traces' function ids are mapped to id mod 2^8
 # (--map-ids); nt16: long deltas are split by TIME_EXT as the format says.
+# Beyond the matrix: a wide set and seeded random traces on every set.
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 cd "$(dirname "$0")/.."
@@ -96,6 +97,19 @@ for t in $traces; do
 done
 job "enc wide w64 reset mid-stream + END/SYNC + bad input" "$(enc wide \
   $S/data/lua_calls_t1.20k.txt --out-w 64 $STALLS --reset-at 6000 $BAD --seed 77)"
+
+# ---- seeded random traces (every delta range, TIME_EXT runs) on every set,
+# incl. tiny (NT=2, FID_W=1, TYPE_W=3, VAL_W=1, ND=1), which no sample fits
+for set in paper nd2 nd4 nt16 fid8 wide tiny; do
+  for w in 8 16 32 64; do
+    for st in 0 0.3; do
+      seed=$((seed + 1))
+      job "enc $set w$w random trace seed $seed stall $st" "$(enc $set random:20000 \
+        --out-w $w --stall-in $st --stall-out $st --sync-every 3001 --junk \
+        --reserved 777 --seed $seed)"
+    done
+  done
+done
 
 # ---- full traces: paper params, OUT_W = 64, no stalls: one record per clock
 for t in $traces; do
