@@ -622,8 +622,6 @@ int cmd_import_ftrace(int argc, char **argv)
     if (host_writer_close(w))
         rc = 1;
     cli_reader_close(rd);
-    if (!rc && write_out_symmap(out, &otb, merge))
-        rc = 1;
 
     /* Report: every event name with what became of it. */
     uint64_t total = 0, other = 0;
@@ -662,6 +660,8 @@ int cmd_import_ftrace(int argc, char **argv)
     if (merge)
         fprintf(stderr, "  merged %" PRIu64 " capture records; %" PRIu64
                 " OS records outside the capture clipped\n", nfunc, clipped);
+    if (!rc && write_out_symmap(out, &otb, merge))
+        rc = 1;
     free(m.os);
     return rc;
 }
