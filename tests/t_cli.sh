@@ -57,6 +57,7 @@ t bin_v1_round_trip bash -c "$TRC convert $W/$n.txt $W/$n.bin --to bin && $TRC c
 # Errors name the file and the line, or the byte and bit.
 printf '0 E 1\n# c\n5 Q 1\n' > $W/bad.txt
 expect_fail text_error_names_line "bad.txt:3:3: malformed" $TRC compress $W/bad.txt $W/x.trc
+[ ! -e $W/x.trc ] && echo "ok failed_compress_leaves_no_output" || echo "not ok failed_compress_leaves_no_output"
 printf '0 E 1\n7 O 125 0\n' > $W/res.txt
 expect_fail text_reserved_type "res.txt:2:5: reserved" $TRC compress $W/res.txt $W/x.trc
 expect_fail text_id_out_of_range "lua_errors_t10.txt:[0-9]+:[0-9]+: record field" $TRC compress --fid-bits 4 $W/$n.txt $W/x.trc

@@ -254,6 +254,8 @@ int cmd_compress(int argc, char **argv)
     }
     if (cli_close(f, o.out))
         rc = 1;
+    if (rc && strcmp(o.out, "-"))
+        remove(o.out); /* no half-written .trc is left behind */
     cli_reader_close(rd);
     return rc;
 }
