@@ -1,33 +1,46 @@
 #!/usr/bin/env bash
-# make demo: the main job on a sample trace. Compresses a real trace with the
-# C model, decompresses it, checks the round trip, prints the paper's Table 2
-# figures, and (when the RTL harness is built) runs the same trace through the
-# Verilog core in Verilator, checking it byte for byte against the model.
+# make demo: the main job end to end. Builds a small C workload of our own
+# with -finstrument-functions, captures its function trace, compresses that
+# trace through the Verilog core in Verilator (checked byte for byte against
+# the C model), decompresses it, prints the paper's Table 2 and the top of the
+# call tree, and writes demo/out/trace.json for ui.perfetto.dev.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=demo/out
 mkdir -p $OUT
-T=${DEMO_TRACE:-tests/data/lua_calls_t10.txt.xz}
-n=$(basename $T .txt.xz)
+SIM=build/sim/enc_paper/Vtrc_sim_enc
 step() { printf '\n== %s\n' "$*"; }
+t0=$(date +%s)
 
-step "1. unpack the sample trace $n (real Lua run, 10 ns ticks)"
-xz -dc $T > $OUT/$n.txt
-echo "$(grep -vc '^#' $OUT/$n.txt) records, $(stat -c %s $OUT/$n.txt) bytes of trace text v1"
+step "1. build: the workload (instrumented), the trc CLI, the RTL harness"
+make -s build/wl/wl build/trc $SIM
+echo "built build/wl/wl (text statistics, sort, a recursive-descent calculator with longjmp)"
 
-step "2. compress with the C golden model (paper parameters)"
-build/trc compress $OUT/$n.txt $OUT/$n.trc
-echo "$OUT/$n.trc: $(stat -c %s $OUT/$n.trc) bytes"
+step "2. capture: run the workload with the capture library (10 ns ticks)"
+TRC_CAPTURE_OUT=$OUT/wl.txt build/wl/wl -n 96 -e 1500
+echo "$(grep -vc '^#' $OUT/wl.txt) records in $OUT/wl.txt, names in $OUT/wl.sym"
 
-step "3. decompress and compare with the canonical input"
-build/trc decompress $OUT/$n.trc $OUT/$n.out.txt
-grep -v '^#' $OUT/$n.txt | cmp - $OUT/$n.out.txt
-echo "round trip exact"
+step "3. compress in the RTL: trc_enc (paper parameters, OUT_W = 64) in Verilator, every byte checked against the C model"
+$SIM $OUT/wl.txt --out-w 64
+echo "the RTL's output stream equals the C model's, byte for byte"
 
-step "4. statistics in the form of the paper's Table 2"
-build/trc stats $OUT/$n.trc
+step "4. compress with the C model and decompress; the round trip must be exact"
+build/trc compress $OUT/wl.txt $OUT/wl.trc
+build/trc decompress $OUT/wl.trc $OUT/wl.out.txt
+grep -v '^#' $OUT/wl.txt | cmp - $OUT/wl.out.txt
+echo "$OUT/wl.trc: $(stat -c %s $OUT/wl.trc) bytes for $(stat -c %s $OUT/wl.txt) bytes of text; round trip exact"
 
-if [ -x build/sim/trc_sim ]; then
-  step "5. the same trace through the RTL encoder in Verilator, checked against the model"
-  build/sim/trc_sim --trace $OUT/$n.txt
-fi
+step "5. statistics in the form of the paper's Table 2"
+build/trc stats $OUT/wl.trc
+
+step "6. the call tree, name (self / total) in microseconds, three levels"
+build/trc calltree $OUT/wl.trc --syms $OUT/wl.sym --unit us --depth 3
+echo "-- the same, functions merged by module (seed paper 002, method 2):"
+build/trc calltree $OUT/wl.trc --syms $OUT/wl.sym --unit us --depth 2 \
+  --modules capture/workload/modules.map 2>/dev/null
+
+step "7. export for Perfetto"
+build/trc export $OUT/wl.trc --syms $OUT/wl.sym --perfetto $OUT/trace.json
+echo "wrote $OUT/trace.json: open it in ui.perfetto.dev or chrome://tracing"
+
+printf '\ndemo done in %d s\n' $(( $(date +%s) - t0 ))
