@@ -429,3 +429,22 @@ if [ -x $A ]; then
   san asan_export_missing_input $A export "$W/no-such-file" --perfetto "$W/x.json"
   san asan_calltree_missing_input $A calltree "$W/no-such-file"
 fi
+
+# ---- import-ftrace on real `trace-cmd report` output -------------------------
+R=$D/host_tracecmd_report.txt
+$T import-ftrace $R "$W/tc.txt" 2>"$W/tc.log"
+bad=""
+for ev in "${!type[@]}"; do
+  want=$(grep -c " $ev: " $R)
+  got=$(awk -v t="${type[$ev]}" '$2 == "O" && $3 == t' "$W/tc.txt" | wc -l)
+  [ "$want" = "$got" ] || bad="$bad $ev:$want/$got"
+done
+[ -z "$bad" ] && ok ftrace_tracecmd_counts_match_grep || no ftrace_tracecmd_counts_match_grep "$bad"
+sed -n 's/.* sched_switch: .* ==> [^ ]*:\([0-9]*\) .*/\1/p' $R > "$W/tc_want"
+awk '$2 == "O" && $3 == 1 {print $4}' "$W/tc.txt" > "$W/tc_got"
+[ -s "$W/tc_want" ] && same ftrace_tracecmd_switch_values "$W/tc_want" "$W/tc_got" \
+  || no ftrace_tracecmd_switch_values "no sched_switch lines found"
+sed -n 's/.* sched_wakeup: *[^ ]*:\([0-9]*\) .*/\1/p' $R > "$W/tcw_want"
+awk '$2 == "O" && $3 == 4 {print $4}' "$W/tc.txt" > "$W/tcw_got"
+[ -s "$W/tcw_want" ] && same ftrace_tracecmd_wakeup_values "$W/tcw_want" "$W/tcw_got" \
+  || no ftrace_tracecmd_wakeup_values "no sched_wakeup lines found"
