@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 KB=${1:-512}
 NEXPR=${2:-20000}
-RUNS=${3:-7}
+RUNS=${3:-9}
 WL=build/wl/wl
 PLAIN=build/wl/wl_plain
 [ -x $WL ] && [ -x $PLAIN ] || make -s $WL $PLAIN
