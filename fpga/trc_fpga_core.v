@@ -1,0 +1,51 @@
+// trc_fpga_core: pin wrapper of trc_core for the FPGA flows: serial-in shift
+// register for every input (pin din), a register and parity for every output
+// (pin dout). Its own cost: INFO_W+4 + OUT_W+OUT_W/8+3 + 1 flip-flops and a
+// parity tree; reports/fpga.md gives it measured, to subtract.
+//   NT .. ND_V, OUT_W, FIFO_AW: as trc_core (PRESCALE 1)
+`default_nettype none
+
+module trc_fpga_core #(
+    parameter integer NT      = 23,  // delta bits
+    parameter integer FID_W   = 15,  // function id bits
+    parameter integer TYPE_W  = 7,   // OS type bits
+    parameter integer VAL_W   = 16,  // OS value bits
+    parameter integer ND_F    = 3,   // function dictionary address bits
+    parameter integer ND_T    = 3,   // type dictionary address bits
+    parameter integer ND_V    = 3,   // value dictionary address bits
+    parameter integer OUT_W   = 64,  // output word width
+    parameter integer FIFO_AW = 4    // input FIFO address bits
+) (
+    input  wire clk,
+    input  wire rst_pin,
+    input  wire din,
+    output reg  dout
+);
+  localparam integer INFO_W = (1 + FID_W > TYPE_W + VAL_W) ? 1 + FID_W : TYPE_W + VAL_W;
+  localparam integer IW = INFO_W + 4, OW = OUT_W + OUT_W / 8 + 3;
+  reg  [IW-1:0]      in_q;
+  reg  [OW-1:0]      out_q;
+  reg                rst_q;
+  wire [OUT_W-1:0]   m_tdata;
+  wire [OUT_W/8-1:0] m_tkeep;
+  wire               m_tvalid, m_tlast, drop;
+
+  always @(posedge clk) begin
+    in_q <= {in_q[IW-2:0], din};
+    rst_q <= rst_pin;
+    out_q <= {m_tdata, m_tkeep, m_tvalid, m_tlast, drop};
+    dout <= ^out_q;
+  end
+
+  trc_core #(.NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .ND_F(ND_F),
+             .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W), .PRESCALE(1),
+             .FIFO_AW(FIFO_AW)) u_core (
+      .clk(clk), .rst(rst_q),
+      .ev_valid(in_q[0]), .ev_os(in_q[1]), .ev_info(in_q[INFO_W+1:2]),
+      .flush(in_q[INFO_W+2]), .drop(drop),
+      .m_axis_tdata(m_tdata), .m_axis_tkeep(m_tkeep), .m_axis_tlast(m_tlast),
+      .m_axis_tvalid(m_tvalid), .m_axis_tready(in_q[INFO_W+3])
+  );
+endmodule
+
+`resetall
