@@ -23,7 +23,8 @@ void cli_error(const char *fmt, ...)
  * Parses a format option at argv[*i] (--nt N, --fid-bits N, --type-bits N,
  * --value-bits N, --dict-bits N or F,T,V; also --opt=N). Returns 1 when it
  * took the option (advancing *i past its value), 0 when argv[*i] is not a
- * format option, -1 on a bad value (message printed).
+ * format option, -1 on a bad value (message printed). *given (if not NULL)
+ * is set to 1 when an option was taken, so callers can tell defaults apart.
  */
 int cli_param_option(int argc, char **argv, int *i, trc_params *p, int *given);
 
