@@ -51,10 +51,15 @@ module trc_lz4_match #(
       32'h3E969CC8, 32'h4F864560, 32'hE55C7BA2, 32'hD891B31D,
       32'hD855C8D4, 32'hCCDA2DDF, 32'hED4B3B6B, 32'h8009CBC2};
 
+  // Parameter check: the message (Verilator, Yosys), then a module that does
+  // not exist, which stops Verilator, Yosys and Icarus alike.
   generate
     if (WIN_BITS < 10 || WIN_BITS > 16 || OUT_AW < 8 || OUT_AW > 14 ||
         LIT_AW < 7 || LIT_AW > 12) begin : g_bad_param
-      initial $fatal(1, "%m: WIN_BITS 10..16, OUT_AW 8..14, LIT_AW 7..12");
+`ifndef __ICARUS__
+      $error("trc_lz4_match: needs WIN_BITS 10..16, OUT_AW 8..14, LIT_AW 7..12");
+`endif
+      trc_lz4_bad_param u_stop ();
     end
   endgenerate
 
@@ -93,9 +98,11 @@ module trc_lz4_match #(
     for (j = 0; j < HB; j = j + 1) h_d[j] = ^(hv & H3_COL[32*j +: 32]);
   end
 
-  wire [WB-1:0] pos6 = tpos_q - WB'(6);
-  wire [WB-1:0] pos7 = tpos_q - WB'(7);
-  wire [WB-1:0] pos8 = tpos_q - WB'(8);
+  localparam [WB-1:0] P6 = 6, P7 = 7, P8 = 8;
+  localparam [WB:0]   F8 = 8;
+  wire [WB-1:0] pos6 = tpos_q - P6;
+  wire [WB-1:0] pos7 = tpos_q - P7;
+  wire [WB-1:0] pos8 = tpos_q - P8;
   wire [WB-1:0] tbl_rd;               // stage 7: candidate position
 
   trc_lz4_ram #(.AW(HB), .DW(WB)) u_tbl (
@@ -110,7 +117,7 @@ module trc_lz4_match #(
   wire [WB-1:0] ofs7 = pos7 - tbl_rd;
   reg  [WB-1:0] c8_q, o8_q, o9_q, o10_q, o11_q;
   wire          cv8 = v_q[8] && (o8_q != 0) && (o8_q <= MAXOFF) &&
-                      ({1'b0, o8_q} + (WB+1)'(8) <= tful_q);
+                      ({1'b0, o8_q} + F8 <= tful_q);
   reg           cv9_q, cv10_q, cv11_q;
 
   // ---------------------------------------------------------------- history
@@ -140,10 +147,12 @@ module trc_lz4_match #(
   reg [7:0]  eq11_q;
   reg [63:0] rot9;
   reg [7:0]  eq10;
+  reg [2:0]  rk;
   integer k;
   always @* begin
     for (k = 0; k < 8; k = k + 1) begin
-      rot9[8*k +: 8] = hb_rd[3'(ra9_q + 3'(k))];
+      rk = ra9_q + k[2:0];
+      rot9[8*k +: 8] = hb_rd[rk];
       eq10[k] = (hd10_q[8*k +: 8] == sr_q[10-k]);
     end
   end
@@ -183,7 +192,8 @@ module trc_lz4_match #(
   wire             start = !ck11_q && cv11_q && (&eq11_q[3:0]) && start_ok && !bfin;
   wire [LIT_AW-1:0] lr1 = lr0 + 1'b1;
   wire             close = (bfin && lr1 >= 12) || last;
-  wire [OUT_AW-1:0] bc_lit = bc_q + {{(OUT_AW-1){1'b0}}, lit0} + OUT_AW'(1) +
+  localparam [OUT_AW-1:0] B1 = 1, B2 = 2;
+  wire [OUT_AW-1:0] bc_lit = bc_q + {{(OUT_AW-1){1'b0}}, lit0} + B1 +
                              {{(OUT_AW-1){1'b0}}, lstep};
 
   // FIFO writes: the parser's decisions, taken when the line advances
@@ -230,7 +240,7 @@ module trc_lz4_match #(
           mlen_d = 16'd1;
           sv_d = eq11_q[7:1];
           lr_d = lr0;
-          bc_d = bc_q + {{(OUT_AW-1){1'b0}}, lit0} + OUT_AW'(2);
+          bc_d = bc_q + {{(OUT_AW-1){1'b0}}, lit0} + B2;
           sched = &eq11_q;
         end else begin
           mode_d = 1'b0;
