@@ -11,6 +11,9 @@
 //   ND_T   - type dictionary address bits, 1..8, <= TYPE_W
 //   ND_V   - value dictionary address bits, 1..8, <= VAL_W
 //   OUT_W  - output word width: 8, 16, 32 or 64
+//   SYNC_EVERY - frames: SYNC (delta 0) after every N trace records (function,
+//            user OS and LOST records), 0..2^30; 0 = never. A SYNC on the
+//            input also ends a frame (docs/rtl.md, "Frames").
 //   INFO_W - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
 `default_nettype none
 
@@ -23,6 +26,7 @@ module trc_enc #(
     parameter ND_T   = 3,
     parameter ND_V   = 3,
     parameter OUT_W  = 64,
+    parameter SYNC_EVERY = 0,
     parameter INFO_W = (1 + FID_W > TYPE_W + VAL_W) ? 1 + FID_W : TYPE_W + VAL_W
 ) (
     input  wire                 clk,
@@ -94,6 +98,12 @@ module trc_enc #(
 `endif
             trc_bad_param_INFO_W u_stop ();
         end
+        if (SYNC_EVERY < 0 || SYNC_EVERY > (1 << 30)) begin : g_bad_sync_every
+`ifndef __ICARUS__
+            $error("trc_enc: SYNC_EVERY must be 0..2^30");
+`endif
+            trc_bad_param_SYNC_EVERY u_stop ();
+        end
     endgenerate
 
     // ---- stage 1: input register slice (s_axis_tready straight from a flop)
@@ -106,6 +116,59 @@ module trc_enc #(
         .m_axis_tdata(in_rec), .m_axis_tvalid(in_valid), .m_axis_tready(in_ready)
     );
 
+    // ---- frames: after every SYNC_EVERY trace records, the coder takes a
+    // SYNC (delta 0) instead of the next input record, which waits a cycle.
+    wire [REC_W-1:0] fr_rec;
+    wire             fr_valid, fr_ready;
+    generate
+        if (SYNC_EVERY > 0) begin : g_frame
+            // one spare bit, so that a counter overrun would show
+            localparam FCW = $clog2(SYNC_EVERY + 1) + 1;
+            localparam integer SE_I = SYNC_EVERY;
+            localparam [FCW-1:0] FR_N = SE_I[FCW-1:0];
+            localparam [TYPE_W-1:0] T_SYNC = {TYPE_W{1'b1}} - {{(TYPE_W-2){1'b0}}, 2'd2};
+            reg [FCW-1:0]   fr_q, fr_d;     // trace records in this frame
+            reg [REC_W-1:0] sync_rec;
+            wire [TYPE_W-1:0] in_type = in_rec[VAL_W +: TYPE_W];
+            wire in_os    = in_rec[REC_W-1];
+            // TIME_EXT, END and SYNC are the types above LOST
+            wire in_trace = !in_os || in_type < T_SYNC;
+            wire in_sync  = in_os && in_type == T_SYNC;
+            wire due      = fr_q == FR_N;
+            always @* begin
+                sync_rec                   = {REC_W{1'b0}};
+                sync_rec[REC_W-1]          = 1'b1;
+                sync_rec[VAL_W +: TYPE_W]  = T_SYNC;
+                fr_d = fr_q;
+                if (fr_valid && fr_ready) begin
+                    if (due || in_sync)
+                        fr_d = {FCW{1'b0}};
+                    else if (in_trace)
+                        fr_d = fr_q + 1'b1;
+                end
+            end
+            always @(posedge clk) begin
+                if (rst)
+                    fr_q <= {FCW{1'b0}};
+                else
+                    fr_q <= fr_d;
+            end
+            assign fr_rec   = due ? sync_rec : in_rec;
+            assign fr_valid = due || in_valid;
+            assign in_ready = fr_ready && !due;
+`ifdef TRC_ASSERT
+            always @(posedge clk) begin
+                if (!rst)
+                    assert (fr_q <= FR_N) else $error("%m: frame counter past SYNC_EVERY");
+            end
+`endif
+        end else begin : g_noframe
+            assign fr_rec   = in_rec;
+            assign fr_valid = in_valid;
+            assign in_ready = fr_ready;
+        end
+    endgenerate
+
     // ---- stage 2: timestamp + dictionaries -> coded record
     wire [MAXLEN-1:0] cd_bits;
     wire [LENW-1:0]   cd_len;
@@ -116,7 +179,7 @@ module trc_enc #(
         .MAXLEN(MAXLEN), .LENW(LENW)
     ) u_coder (
         .clk(clk), .rst(rst),
-        .s_rec(in_rec), .s_valid(in_valid), .s_ready(in_ready),
+        .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
         .m_bits(cd_bits), .m_len(cd_len), .m_flush(cd_flush),
         .m_valid(cd_valid), .m_ready(cd_ready)
     );

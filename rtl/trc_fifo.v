@@ -21,7 +21,7 @@ module trc_fifo #(
     input  wire         m_axis_tready
 );
 
-    localparam DEPTH = 1 << AW;
+    localparam [AW+1:0] DEPTH = 1 << AW;
 
     reg [W-1:0] mem [0:DEPTH-1];
     reg [AW:0]  wp_q, wp_d, rp_q, rp_d;
@@ -53,10 +53,25 @@ module trc_fifo #(
     end
 
 `ifdef TRC_ASSERT
+    // Occupancy never exceeds DEPTH (no overflow), a read never takes an
+    // empty FIFO (no underflow), and a stalled output beat stays put.
+    wire [AW:0] used = wp_q - rp_q;
+    reg         past_stall_q;
+    reg [W-1:0] past_data_q;
     always @(posedge clk) begin
-        if (!rst)
+        past_stall_q <= !rst && m_axis_tvalid && !m_axis_tready;
+        past_data_q  <= m_axis_tdata;
+        if (!rst) begin
             assert (!(s_axis_tvalid && full))
                 else $error("%m: write while full (the writer must check s_axis_tready)");
+            assert (used <= DEPTH[AW:0])
+                else $error("%m: occupancy above depth (overflow)");
+            assert (!(rd && empty))
+                else $error("%m: read while empty (underflow)");
+        end
+        if (!rst && past_stall_q)
+            assert (m_axis_tvalid && m_axis_tdata == past_data_q)
+                else $error("%m: m_axis beat changed while stalled");
     end
 `endif
 

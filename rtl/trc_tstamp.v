@@ -1,7 +1,8 @@
 // trc_tstamp: time-stamper of trc_core. Turns untimed events (a valid strobe
 // that cannot be stalled) into raw records with the ticks since the previous
 // record; writes TIME_EXT while no event comes and the delta reaches 2^NT-1,
-// LOST (the count of events dropped on a full FIFO) as soon as there is room,
+// LOST (the count of events dropped on a full FIFO) as soon as there is room
+// (several LOST records when the count exceeds 2^VAL_W-1),
 // and END on flush. Absolute time stays exact: waiting records keep their
 // ticks in a DT_W-bit counter (docs/rtl.md).
 // Parameters:
@@ -39,10 +40,16 @@ module trc_tstamp #(
     localparam [TYPE_W-1:0] T_EXT    = {TYPE_W{1'b1}};
     localparam [TYPE_W-1:0] T_END    = {TYPE_W{1'b1}} - 1'b1;
     localparam [TYPE_W-1:0] T_LOST   = {TYPE_W{1'b1}} - {{(TYPE_W-3){1'b0}}, 3'd3};
+    // Dropped events are counted in LW bits (exact up to 2^LW-1 drops before
+    // a LOST record gets out); a LOST record carries at most 2^VAL_W-1.
+    localparam LW = 48;
+    localparam [LW-1:0]     VMAX     = {{(LW-VAL_W){1'b0}}, {VAL_W{1'b1}}};
 
     reg [PW-1:0]    pre_q, pre_d;
     reg [DT_W-1:0]  dt_q, dt_d;    // ticks since the last record written
-    reg [VAL_W-1:0] lost_q, lost_d;
+    reg [LW-1:0]    lost_q, lost_d;
+    wire            lost_big = lost_q > VMAX;
+    wire [LW-1:0]   lost_out = lost_big ? VMAX : lost_q;
     reg             fl_q, fl_d;
 
     wire tick  = pre_q == PRE_LAST;
@@ -71,9 +78,9 @@ module trc_tstamp #(
                 m_axis_tvalid = 1'b1;
                 m_axis_tdata  = {1'b1, MAXD[NT-1:0], os_info(T_EXT, {VAL_W{1'b0}})};
                 dt_next       = dt_q - MAXD;
-            end else if (lost_q != {VAL_W{1'b0}}) begin
+            end else if (lost_q != {LW{1'b0}}) begin
                 m_axis_tvalid = 1'b1;
-                m_axis_tdata  = {1'b1, dt_q[NT-1:0], os_info(T_LOST, lost_q)};
+                m_axis_tdata  = {1'b1, dt_q[NT-1:0], os_info(T_LOST, lost_out[VAL_W-1:0])};
                 dt_next       = {DT_W{1'b0}};
                 lost_clr      = 1'b1;
             end else if (ev_valid) begin
@@ -95,7 +102,7 @@ module trc_tstamp #(
         drop   = ev_valid && !ev_taken;
         // The tick counter saturates (time is exact below 2^DT_W-1 ticks).
         dt_d   = (tick && !(&dt_next)) ? dt_next + 1'b1 : dt_next;
-        lost_d = lost_clr ? {VAL_W{1'b0}} : lost_q;
+        lost_d = lost_clr ? lost_q - lost_out : lost_q;
         if (drop && !(&lost_d))
             lost_d = lost_d + 1'b1;
         fl_d   = (fl_q && !fl_clr) || flush;
@@ -105,7 +112,7 @@ module trc_tstamp #(
         if (rst) begin
             pre_q  <= {PW{1'b0}};
             dt_q   <= {DT_W{1'b0}};
-            lost_q <= {VAL_W{1'b0}};
+            lost_q <= {LW{1'b0}};
             fl_q   <= 1'b0;
         end else begin
             pre_q  <= pre_d;

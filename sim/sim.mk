@@ -24,11 +24,20 @@ SIM_SETS    += wide tiny
 SIM_P_wide  := NT=31 FID_W=31 TYPE_W=8 VAL_W=16 ND_F=8 ND_T=1 ND_V=5
 # The smallest format: seeded random traces only (the samples do not fit).
 SIM_P_tiny  := NT=2 FID_W=1 TYPE_W=3 VAL_W=1 ND_F=1 ND_T=1 ND_V=1
+# Frames (issue 7): SYNC after every SYNC_EVERY trace records, the model
+# inserts the same SYNCs; SYNC_EVERY = 1 is the edge case (a SYNC each record).
+SIM_SETS    += paperf tinyf
+SIM_P_paperf := $(SIM_P_paper) SYNC_EVERY=64
+SIM_P_tinyf  := $(SIM_P_tiny) SYNC_EVERY=1
 # trc_core builds: format parameters plus the front end's.
-CORE_SETS    := paper nt12
+CORE_SETS    := paper nt12 nt12f
 CORE_P_paper := $(SIM_P_paper) OUT_W=64 PRESCALE=1 FIFO_AW=4
 CORE_P_nt12  := NT=12 FID_W=15 TYPE_W=7 VAL_W=16 ND_F=3 ND_T=3 ND_V=3 \
                 OUT_W=8 PRESCALE=3 FIFO_AW=3
+# frames every 37 trace records; VAL_W = 8, so overflow storms overrun one
+# LOST record (255) and the count is split over several
+CORE_P_nt12f := NT=12 FID_W=15 TYPE_W=7 VAL_W=8 ND_F=3 ND_T=3 ND_V=3 \
+                OUT_W=16 PRESCALE=2 FIFO_AW=2 SYNC_EVERY=37
 
 # $(call sim_build,TOP,PARAMS,CPP,OUT): the same NAME=VALUE list goes to the
 # RTL (-G) and to the harness (-DTRC_P_NAME=VALUE).
@@ -73,3 +82,24 @@ wave: $(SIM_DIR)/enc_paper/Vtrc_sim_enc $(SIM_DIR)/data/lua_calls_t10.20k.txt
 	  --stall-in 0.1 --stall-out 0.3 --end-every 700 --sync-every 900 \
 	  --wave $(WAVE_FST)
 	@echo "wave: gtkwave $(WAVE_FST) sim/trc.gtkw"
+
+# ---- issue 7: soak (streaming harness, not in `make test`; the test suite
+# runs a 1M-record version). Paper parameters, SYNC every 4096 trace records;
+# records are generated in the harness (seeded random chunks alternating with
+# the sample traces' 20k prefixes, looped), nothing is written to disk.
+SOAK_P       := $(SIM_P_paper) SYNC_EVERY=4096
+SOAK_RECORDS ?= 100000000
+SOAK_FLAGS   ?= --out-w 64 --stall-in 0.02 --stall-out 0.02 --seed 7
+$(SIM_DIR)/soak/Vtrc_sim_enc: sim/trc_sim_enc.v $(RTL_V) sim/trc_sim_soak.cpp \
+    sim/trc_sim_util.h rtl/lint.vlt $(B)/rel/libtrc.a
+	$(call sim_build,trc_sim_enc,$(SOAK_P),sim/trc_sim_soak.cpp,$@)
+SIM_BUILDS += $(SIM_DIR)/soak/Vtrc_sim_enc
+sim-deps: $(SIM_DIR)/soak/Vtrc_sim_enc
+
+.PHONY: soak
+soak: $(SIM_DIR)/soak/Vtrc_sim_enc $(SIM_DATA)
+	@mkdir -p $(B)/tmp
+	@echo "soak: $(SOAK_RECORDS) records, $<"
+	@/usr/bin/time -f 'soak wall %e s, max RSS %M kB' $< --records $(SOAK_RECORDS) \
+	  $(SOAK_FLAGS) $(SIM_DATA) 2>&1 | tee $(B)/tmp/soak.txt
+	@grep -q 'PASS$$' $(B)/tmp/soak.txt

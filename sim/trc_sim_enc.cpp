@@ -20,6 +20,10 @@
 
 #include "trc_sim_util.h"
 
+#ifndef TRC_P_SYNC_EVERY
+#define TRC_P_SYNC_EVERY 0
+#endif
+
 namespace {
 
 struct Opts {
@@ -95,11 +99,15 @@ bool parse(int argc, char **argv, Opts &o)
 }
 
 // The model's stream for raw[start..]: a fresh encoder, as after reset.
+// With SYNC_EVERY = N (the build's parameter), a SYNC (delta 0) follows every
+// N-th trace record (function, user OS, LOST) since the start or the last
+// SYNC, as the RTL's frame counter does; a SYNC on the input restarts it.
 struct Expect {
     size_t start = 0;
     std::vector<uint8_t> bytes;
     std::vector<size_t> ends;       // bytes after raw[start + k]
     std::vector<size_t> flush_ends; // byte counts where a word must end with tlast
+    uint64_t frames = 0;            // SYNCs inserted for SYNC_EVERY
 };
 
 bool model_stream(const trc_params &p, const std::vector<trc_record> &raw, size_t start,
@@ -112,6 +120,8 @@ bool model_stream(const trc_params &p, const std::vector<trc_record> &raw, size_
     x.start = start;
     x.bytes.reserve((raw.size() - start) * 4 + 16);
     uint8_t buf[TRC_MAX_RECORD_BYTES];
+    const uint64_t every = TRC_P_SYNC_EVERY;
+    uint64_t in_frame = 0;
     for (size_t i = start; i < raw.size(); i++) {
         size_t n = 0;
         trc_error err = trc_encode_raw(&e, &raw[i], buf, sizeof buf, &n);
@@ -120,10 +130,24 @@ bool model_stream(const trc_params &p, const std::vector<trc_record> &raw, size_
             return false;
         }
         x.bytes.insert(x.bytes.end(), buf, buf + n);
-        x.ends.push_back(x.bytes.size());
-        if (raw[i].kind == TRC_OS &&
-            (raw[i].a == TRC_TYPE_END(&p) || raw[i].a == TRC_TYPE_SYNC(&p)))
+        bool os = raw[i].kind == TRC_OS;
+        if (os && (raw[i].a == TRC_TYPE_END(&p) || raw[i].a == TRC_TYPE_SYNC(&p)))
             x.flush_ends.push_back(x.bytes.size());
+        if (every) {
+            if (os && raw[i].a == TRC_TYPE_SYNC(&p))
+                in_frame = 0;
+            else if (!os || raw[i].a < TRC_TYPE_SYNC(&p))
+                in_frame++;
+            if (in_frame == every) {
+                if (trc_encode_sync(&e, buf, sizeof buf, &n) != TRC_OK)
+                    return false;
+                x.bytes.insert(x.bytes.end(), buf, buf + n);
+                x.flush_ends.push_back(x.bytes.size());
+                x.frames++;
+                in_frame = 0;
+            }
+        }
+        x.ends.push_back(x.bytes.size());
     }
     return true;
 }
@@ -381,11 +405,15 @@ int run(const Opts &o)
     if (rc)
         span = in_span = 0; // no throughput figure for a failed run
     printf("records %zu raw %zu bytes %llu cycles %llu records/cycle %.4f (input side %.4f)"
-           " out_w %u stall-in %.2f stall-out %.2f seed %llu\n",
+           " out_w %u stall-in %.2f stall-out %.2f seed %llu",
            tr.size(), raw.size(), (unsigned long long)total_bytes, (unsigned long long)span,
            span ? (double)raw.size() / (double)span : 0.0,
            in_span ? (double)next / (double)in_span : 0.0, o.out_w,
            o.stall_in, o.stall_out, (unsigned long long)o.seed);
+    if (TRC_P_SYNC_EVERY)
+        printf(" frames %llu (SYNC_EVERY %u, since the last reset)",
+               (unsigned long long)x.frames, (unsigned)TRC_P_SYNC_EVERY);
+    printf("\n");
     if (rc == 0 && (double)raw.size() / (double)span < o.min_rate) {
         printf("SLOW: records/cycle below %.4f\n", o.min_rate);
         rc = 1;
