@@ -386,6 +386,10 @@ def markdown(rep):
       "8 (measured likewise). Units per clock used: " +
       ", ".join("%s %.4f" % (k, v["units_per_clock"]) for k, v in p["designs"].items()) + ".")
     A("")
+    A("## Summary")
+    A("")
+    A(summary_table(rep))
+    A("")
     A("## Area and Fmax")
     A("")
     A("| core | device / flow | LUT4 | FF | carry | BRAM | placed with wrapper | "
@@ -490,6 +494,33 @@ def markdown(rep):
     A("")
     A("Performance figures: " + p["command"])
     A("")
+    return "\n".join(L)
+
+
+def summary_table(rep):
+    """The short table for the README: one line per core."""
+    byk = {(r["design"], r["dev"]): r for r in rep["rows"]}
+    tr = rep["perf"]["traces"]
+    n = sum(v["records"] for v in tr.values())
+    L = ["| core | Virtex-4 slices (est., BRAM x 562) | iCE40 HX8K LUT4 / BRAM | "
+         "HX8K Fmax median | ECP5-8 Fmax median | ECP5-8 throughput Gbps | "
+         "bits/record (3 sample traces) |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for d in DESIGNS:
+        v4 = ((byk.get((d, "xc4v")) or {}).get("core_synth") or {}).get("slices_est")
+        hx = byk.get((d, "hx8k")) or {}
+        hs = hx.get("core_synth") or {}
+        e8 = byk.get((d, "ecp5-8")) or {}
+        key = {"lz4_w12": "lz4_w12_bytes", "lz4_w16": "lz4_w16_bytes"}.get(d, "trc_bytes")
+        bpr = 8.0 * sum(v[key] for v in tr.values()) / n
+        L.append("| %s | %s | %s | %s | %s | %s | %.2f |" % (
+            d, fmt(v4), ("%s / %s" % (hs.get("lut4"), hs.get("bram"))) if hs else "-",
+            fmt(hx.get("fmax_median"), 1), fmt(e8.get("fmax_median"), 1),
+            fmt(e8.get("throughput_gbps_median"), 2), bpr))
+    L.append("")
+    L.append("(`lz4 -1` on the same trace bin v1 bytes: %.2f bits/record.) Caveat: "
+             "measured with open tools on these devices and traces; Virtex-4 is a "
+             "synthesis estimate, not a place and route." %
+             (8.0 * sum(v["lz4_1_bytes"] for v in tr.values()) / n))
     return "\n".join(L)
 
 
