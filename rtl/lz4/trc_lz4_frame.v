@@ -107,6 +107,24 @@ module trc_lz4_frame #(
     idx_q <= idx_d;
     cnt_q <= cnt_d;
   end
+
+`ifdef TRC_ASSERT
+  // AXI-Stream: while tvalid && !tready, tvalid, tdata and tlast hold
+  reg       hold_q;
+  reg [7:0] hold_d_q;
+  reg       hold_l_q;
+  always @(posedge clk) begin
+    if (rst) begin
+      hold_q <= 1'b0;
+    end else begin
+      if (hold_q && !(m_axis_tvalid && m_axis_tdata == hold_d_q && m_axis_tlast == hold_l_q))
+        $error("%m: m_axis changed while stalled");
+      hold_q <= m_axis_tvalid && !m_axis_tready;
+    end
+    hold_d_q <= m_axis_tdata;
+    hold_l_q <= m_axis_tlast;
+  end
+`endif
 endmodule
 
 `resetall

@@ -339,6 +339,15 @@ module trc_lz4_match #(
     end
   end
 
+`ifdef TRC_ASSERT
+  // AXI-Stream input: nothing is taken while a FIFO might overflow or the
+  // table is being cleared; a frame's last byte ends the frame's last block
+  always @(posedge clk) begin
+    if (!rst && take && (clr_q || !room)) $error("%m: byte taken without room");
+    if (!rst && adv && x_v && last && !blk_we) $error("%m: frame ended inside a block");
+  end
+`endif
+
   // datapath registers: no reset
   always @(posedge clk) begin
     if (adv) begin
