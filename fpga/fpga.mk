@@ -47,7 +47,8 @@ $(FPGA_DIR)/syn/%.json: $(FPGA_SRC)
 $(FPGA_DIR)/wrap/%.json: $(FPGA_SRC)
 	@mkdir -p $(@D)
 	-python3 fpga/flow.py wrap $(subst ., ,$*) $@
-# pnr/DESIGN.DEV.sSEED.json
+# pnr/DESIGN.DEV.sSEED.json (the wrapped netlists are kept for reruns)
+.PRECIOUS: $(FPGA_DIR)/wrap/%.json
 .SECONDEXPANSION:
 $(FPGA_DIR)/pnr/%.json: $(FPGA_SRC) $$(FPGA_DIR)/wrap/$$(word 1,$$(subst ., ,$$*)).$$(call fpga_arch,$$(word 2,$$(subst ., ,$$*))).json
 	@mkdir -p $(@D)
