@@ -19,6 +19,10 @@ module trc_fifo #(
     output wire [W-1:0] m_axis_tdata,
     output wire         m_axis_tvalid,
     input  wire         m_axis_tready
+`ifdef FORMAL
+    ,
+    output wire [AW:0]  f_used  // occupancy, for sim/formal/trc_fifo_prop.v
+`endif
 );
 
     localparam [AW+1:0] DEPTH = 1 << AW;
@@ -51,6 +55,10 @@ module trc_fifo #(
             rp_q <= rp_d;
         end
     end
+
+`ifdef FORMAL
+    assign f_used = wp_q - rp_q;
+`endif
 
 `ifdef TRC_ASSERT
     // Occupancy never exceeds DEPTH (no overflow), a read never takes an

@@ -19,6 +19,10 @@ module trc_skid #(
     output wire [W-1:0] m_axis_tdata,
     output wire         m_axis_tvalid,
     input  wire         m_axis_tready
+`ifdef FORMAL
+    ,
+    output wire [1:0]   f_held  // beats held, for sim/formal/trc_skid_prop.v
+`endif
 );
 
     reg [W-1:0] out_q, out_d, tmp_q, tmp_d;
@@ -64,6 +68,10 @@ module trc_skid #(
             rdy_q   <= !tmp_v_d;
         end
     end
+
+`ifdef FORMAL
+    assign f_held = {1'b0, out_v_q} + {1'b0, tmp_v_q};
+`endif
 
 `ifdef TRC_ASSERT
     // Handshake rules: the upstream holds a beat until taken; so do we.

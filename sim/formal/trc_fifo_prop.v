@@ -1,0 +1,114 @@
+// trc_fifo_prop: formal harness for trc_fifo (yosys read_verilog -formal,
+// yosys-smtbmc). The environment may do anything but keep AXI-Stream rules on
+// the input (a beat offered while the FIFO is full stays, unchanged); the
+// FIFO must then never overflow or underflow, keep its output beat stable
+// while stalled, and deliver exactly the words written, in order. Order and
+// integrity use a tracked write: the word written at a free-chosen
+// position (anyconst, mod 16) must come out at that position, unchanged
+// (with -DTRACK: bounded only; without it, the control properties, which
+// k-induction proves for all depths).
+// Parameters: W, AW as in trc_fifo (kept small for the solver).
+`default_nettype none
+
+module trc_fifo_prop #(
+    parameter W  = 4,
+    parameter AW = 2
+) (
+    input wire         clk,
+    input wire         rst,
+    input wire [W-1:0] s_axis_tdata,
+    input wire         s_axis_tvalid,
+    input wire         m_axis_tready
+);
+    localparam [AW+1:0] DEPTH = 1 << AW;
+    wire [W-1:0] m_axis_tdata;
+    wire         m_axis_tvalid, s_axis_tready;
+    wire [AW:0]  f_used;
+
+    trc_fifo #(.W(W), .AW(AW)) dut (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready), .f_used(f_used)
+    );
+
+    reg init_q = 1'b1;
+    always @(posedge clk) init_q <= 1'b0;
+    always @* if (init_q) assume (rst);
+
+    wire s_fire = s_axis_tvalid && s_axis_tready;
+    wire m_fire = m_axis_tvalid && m_axis_tready;
+
+    // Shadow occupancy from the handshakes alone.
+    reg [AW+1:0] cnt_q;
+    reg [3:0]    nwr_q, nrd_q;   // words written / read since reset, mod 16
+    always @(posedge clk) begin
+        if (rst) begin
+            cnt_q <= 0;
+            nwr_q <= 0;
+            nrd_q <= 0;
+        end else begin
+            cnt_q <= cnt_q + s_fire - m_fire;
+            nwr_q <= nwr_q + s_fire;
+            nrd_q <= nrd_q + m_fire;
+        end
+    end
+
+`ifdef TRACK
+    // A tracked word: the k-th written word must be the k-th read word.
+    (* anyconst *) reg [3:0]   k_sel;
+    reg [W-1:0] k_data_q;
+    reg         k_in_q, k_out_q;
+    always @(posedge clk) begin
+        if (rst) begin
+            k_in_q  <= 1'b0;
+            k_out_q <= 1'b0;
+        end else begin
+            if (s_fire && nwr_q == k_sel) begin
+                k_in_q   <= 1'b1;
+                k_data_q <= s_axis_tdata;
+            end
+            if (m_fire && nrd_q == k_sel)
+                k_out_q <= 1'b1;
+        end
+    end
+`endif
+
+    reg         past_valid_q, past_stall_s_q, past_stall_m_q;
+    reg [W-1:0] past_sd_q, past_md_q;
+    initial past_valid_q = 1'b0;
+    always @(posedge clk) begin
+        past_valid_q   <= 1'b1;
+        past_stall_s_q <= !rst && s_axis_tvalid && !s_axis_tready;
+        past_stall_m_q <= !rst && m_axis_tvalid && !m_axis_tready;
+        past_sd_q      <= s_axis_tdata;
+        past_md_q      <= m_axis_tdata;
+    end
+
+    always @* begin
+        // environment: an offered input beat is held until taken
+        if (past_valid_q && !rst && past_stall_s_q)
+            assume (s_axis_tvalid && s_axis_tdata == past_sd_q);
+        if (past_valid_q && !rst) begin
+            // no overflow, no underflow, flags agree with the occupancy
+            assert (cnt_q <= DEPTH);
+            assert (m_axis_tvalid == (cnt_q != 0));
+            assert (s_axis_tready == (cnt_q != DEPTH));
+            // the pointers agree with the handshakes (makes it inductive)
+            assert (f_used == cnt_q[AW:0]);
+            // a stalled output beat stays
+            if (past_stall_m_q)
+                assert (m_axis_tvalid && m_axis_tdata == past_md_q);
+`ifdef TRACK
+            // the tracked word comes out unchanged, in its place
+            if (m_fire && nrd_q == k_sel)
+                assert (k_in_q && m_axis_tdata == k_data_q);
+            if (k_out_q)
+                assert (k_in_q);
+`endif
+        end
+    end
+endmodule
+
+`resetall

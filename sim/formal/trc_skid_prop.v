@@ -1,0 +1,95 @@
+// trc_skid_prop: formal harness for trc_skid (yosys-smtbmc). With AXI-Stream
+// rules on the input (an offered beat stays until taken), the register slice
+// must hold a stalled output beat, never hold more than two beats, offer a
+// beat exactly when it holds one, take nothing when it holds two, and (with
+// -DTRACK) deliver the k-th beat taken as the k-th beat given, unchanged.
+// Parameters: W as in trc_skid (kept small for the solver).
+`default_nettype none
+
+module trc_skid_prop #(
+    parameter W = 4
+) (
+    input wire         clk,
+    input wire         rst,
+    input wire [W-1:0] s_axis_tdata,
+    input wire         s_axis_tvalid,
+    input wire         m_axis_tready
+);
+    wire [W-1:0] m_axis_tdata;
+    wire         m_axis_tvalid, s_axis_tready;
+    wire [1:0]   f_held;
+
+    trc_skid #(.W(W)) dut (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready), .f_held(f_held)
+    );
+
+    reg init_q = 1'b1;
+    always @(posedge clk) init_q <= 1'b0;
+    always @* if (init_q) assume (rst);
+
+    wire s_fire = s_axis_tvalid && s_axis_tready;
+    wire m_fire = m_axis_tvalid && m_axis_tready;
+
+    reg [2:0] cnt_q;
+    reg [3:0] nwr_q, nrd_q;
+    always @(posedge clk) begin
+        if (rst) begin
+            cnt_q <= 0;
+            nwr_q <= 0;
+            nrd_q <= 0;
+        end else begin
+            cnt_q <= cnt_q + s_fire - m_fire;
+            nwr_q <= nwr_q + s_fire;
+            nrd_q <= nrd_q + m_fire;
+        end
+    end
+
+`ifdef TRACK
+    (* anyconst *) reg [3:0] k_sel;
+    reg [W-1:0] k_data_q;
+    reg         k_in_q;
+    always @(posedge clk) begin
+        if (rst)
+            k_in_q <= 1'b0;
+        else if (s_fire && nwr_q == k_sel) begin
+            k_in_q   <= 1'b1;
+            k_data_q <= s_axis_tdata;
+        end
+    end
+`endif
+
+    reg         past_valid_q, past_stall_s_q, past_stall_m_q;
+    reg [W-1:0] past_sd_q, past_md_q;
+    initial past_valid_q = 1'b0;
+    always @(posedge clk) begin
+        past_valid_q   <= 1'b1;
+        past_stall_s_q <= !rst && s_axis_tvalid && !s_axis_tready;
+        past_stall_m_q <= !rst && m_axis_tvalid && !m_axis_tready;
+        past_sd_q      <= s_axis_tdata;
+        past_md_q      <= m_axis_tdata;
+    end
+
+    always @* begin
+        if (past_valid_q && !rst && past_stall_s_q)
+            assume (s_axis_tvalid && s_axis_tdata == past_sd_q);
+        if (past_valid_q && !rst) begin
+            assert (cnt_q <= 2);
+            assert (f_held == cnt_q[1:0]);
+            assert (m_axis_tvalid == (cnt_q != 0));
+            if (cnt_q == 2)
+                assert (!s_axis_tready);
+            if (past_stall_m_q)
+                assert (m_axis_tvalid && m_axis_tdata == past_md_q);
+`ifdef TRACK
+            if (m_fire && nrd_q == k_sel)
+                assert (k_in_q && m_axis_tdata == k_data_q);
+`endif
+        end
+    end
+endmodule
+
+`resetall

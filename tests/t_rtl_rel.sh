@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# RTL reliability suite (issue 7): frames (SYNC_EVERY) bit-exact with the C
+# model, resets in mid-frame, overflow storms and mid-stream resets of
+# trc_core with exact LOST accounting and frames that decode alone, a short
+# soak (1 M records through the streaming harness), the short formal run, and
+# the count of RTL assertions enabled in every Verilator run (--assert).
+# `make soak` (100 M records) and `make formal` (deeper) are the long runs.
+# Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
+set -u
+cd "$(dirname "$0")/.."
+S=build/sim
+JOBS=${TRC_JOBS:-2}
+mkdir -p build
+W=$(mktemp -d build/t_rtl_rel.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+
+if ! make --no-print-directory -s sim-deps > $W/deps.log 2>&1; then
+  echo "not ok rtl build (make sim-deps)"; sed 's/^/  /' $W/deps.log | tail -30; exit 0
+fi
+
+# Assertions: every `assert (` in rtl/ is compiled into every Verilator build
+# (SIM_VFLAGS has --assert +define+TRC_ASSERT); the count goes in the report.
+n=$(grep -h 'assert (' rtl/trc_*.v | wc -l)
+if grep -q -- '--assert' sim/sim.mk && grep -q 'TRC_ASSERT' sim/sim.mk && [ "$n" -ge 11 ]; then
+  echo "ok rtl assertions: $n in rtl/, enabled in every Verilator build"
+else
+  echo "not ok rtl assertions ($n, or --assert/TRC_ASSERT missing in sim/sim.mk)"
+fi
+
+# Lint with frames on (make lint covers SYNC_EVERY = 0)
+ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dict.v rtl/trc_tscode.v"
+for se in 1 64 4096; do
+  if verilator --lint-only -Wall +define+TRC_ASSERT rtl/lint.vlt -GSYNC_EVERY=$se \
+       --top-module trc_core rtl/trc_*.v > $W/l.log 2>&1 &&
+     iverilog -g2005 -Wall -P trc_core.SYNC_EVERY=$se -s trc_core -o $W/c.vvp rtl/trc_*.v \
+       > $W/l.log 2>&1 &&
+     yosys -q -p "read_verilog rtl/trc_*.v; chparam -set SYNC_EVERY $se trc_core;
+       synth -top trc_core; check -assert" > $W/l.log 2>&1; then
+    echo "ok lint trc_core SYNC_EVERY=$se (verilator -Wall, iverilog, yosys synth)"
+  else
+    echo "not ok lint trc_core SYNC_EVERY=$se"; sed 's/^/  /' $W/l.log | head
+  fi
+done
+if verilator --lint-only -Wno-fatal -GSYNC_EVERY=-1 --top-module trc_enc $ENC_V \
+     > $W/b.log 2>&1 || ! grep -q SYNC_EVERY $W/b.log; then
+  echo "not ok param check SYNC_EVERY=-1 (accepted or no message)"
+else
+  echo "ok param check SYNC_EVERY=-1 stops verilator"
+fi
+
+jobs=$W/jobs
+: > "$jobs"
+job() { printf '%s|%s\n' "$1" "$2" >> "$jobs"; }
+enc() { local set=$1 tr=$2; shift 2; echo "$S/enc_$set/Vtrc_sim_enc $tr $*"; }
+STALLS="--stall-in 0.2 --stall-out 0.2"
+BAD="--sync-every 997 --end-every 1501 --junk --reserved 313"
+seed=5000
+
+# ---- frames: SYNC after every 64 trace records (paperf), every record (tinyf)
+for t in lua_calls_t1 lua_errors_t10 zlib_deflate_t1; do
+  for w in 8 64; do
+    seed=$((seed + 1))
+    job "+enc paperf w$w $t SYNC_EVERY=64 stall 0.2" \
+      "$(enc paperf $S/data/$t.20k.txt --out-w $w $STALLS --seed $seed)"
+  done
+done
+# a reset in mid-frame: the next record starts a new frame from the reset state
+for w in 8 16 32 64; do
+  for at in 6000 6037; do
+    seed=$((seed + 1))
+    job "+enc paperf w$w reset mid-frame at record $at + END/SYNC + bad input" \
+      "$(enc paperf $S/data/lua_errors_t1.20k.txt --out-w $w $STALLS --reset-at $at $BAD \
+        --seed $seed)"
+  done
+  seed=$((seed + 1))
+  job "enc tinyf w$w SYNC_EVERY=1 random trace, reset mid-stream" "$(enc tinyf random:20000 \
+    --out-w $w --stall-in 0.3 --stall-out 0.3 --sync-every 301 --junk --reserved 77 \
+    --reset-at 7000 --seed $seed)"
+done
+job "+enc paperf w64 lua_calls_t1 full, SYNC_EVERY=64" \
+  "$(enc paperf tests/data/lua_calls_t1.txt.xz --out-w 64 --min-rate 0.98)"
+
+# ---- trc_core: overflow storms and mid-stream resets, exact LOST counts;
+# nt12f: frames of 37 trace records, VAL_W = 8 (LOST counts split at 255)
+for s in 1 2 3 4 5 6; do
+  job "+core nt12f frames + storms + resets seed $s" \
+    "$S/core_nt12f/Vtrc_sim_core --seed $s --events 60000 --idles 3 --storms 6 --resets 5"
+done
+for s in 1 2 3; do
+  job "+core nt12 storms + resets seed $s" \
+    "$S/core_nt12/Vtrc_sim_core --seed $((s + 20)) --events 60000 --idles 2 --storms 5 --resets 4"
+done
+job "+core paper storms + resets" \
+  "$S/core_paper/Vtrc_sim_core --seed 31 --events 40000 --idles 1 --storms 4 --resets 3"
+
+# ---- short soak: 1 M records, streaming, byte-exact and decoded back
+job "+soak 1M records (paper, SYNC_EVERY=4096, OUT_W 64, stalls 0.02)" \
+  "$S/soak/Vtrc_sim_enc --records 1000000 --out-w 64 --stall-in 0.02 --stall-out 0.02 \
+   --seed 7 $S/data/*.20k.txt"
+job "+soak 200k records (OUT_W 8, stalls 0.3)" \
+  "$S/soak/Vtrc_sim_enc --records 200000 --out-w 8 --stall-in 0.3 --stall-out 0.3 \
+   --seed 8 $S/data/*.20k.txt"
+
+run_one() {
+  local line=$1 name cmd out rc show=0
+  name=${line%%|*}; cmd=${line#*|}
+  case "$name" in "+"*) show=1; name=${name#+} ;; esac
+  out=$(eval "$cmd" 2>&1); rc=$?
+  if [ $rc -eq 0 ]; then
+    if [ $show = 1 ]; then printf 'ok %s\n%s\n' "$name" "$(tail -1 <<< "$out" | sed 's/^/  /')"
+    else printf 'ok %s\n' "$name"; fi
+  else
+    printf 'not ok %s\n%s\n  command: %s\n' "$name" "$(tail -4 <<< "$out" | sed 's/^/  /')" "$cmd"
+  fi
+}
+export -f run_one
+start=$(date +%s)
+xargs -P "$JOBS" -d '\n' -n 1 bash -c 'run_one "$1"' _ < "$jobs"
+echo "$(wc -l < "$jobs") reliability simulations in $(( $(date +%s) - start )) s on $JOBS jobs"
+
+# ---- formal, short: control properties proven (BMC + k-induction), data
+# integrity bounded (make formal goes deeper)
+bash sim/formal/run.sh 20 6 10
+exit 0
