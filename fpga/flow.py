@@ -183,7 +183,7 @@ def crit_path(rep, clk):
             end = segs[-1].get("to", {}).get("cell", "?")
             nets = []
             for sg in segs:  # the signals it runs through, one per name
-                n = re.split(r"_SB_|_TRELLIS|_LUT4|_CCU2|_DFF|_DP16|\$", sg["to"].get("cell", ""))[0]
+                n = re.split(r"_SB_|_TRELLIS|_LUT4|_CCU2|_DFF|_DP16|_PFUMX|_L6MUX|\$", sg["to"].get("cell", ""))[0]
                 if n and n not in nets:
                     nets.append(n)
             tot = sum(s.get("delay", 0) for s in segs)
@@ -301,6 +301,9 @@ def cmd_report(d):
     syn = {(r["design"], r["arch"]): r for r in load(os.path.join(d, "syn")) if r.get("ok")}
     pnr = {}
     for r in load(os.path.join(d, "pnr")):
+        rp = os.path.join(d, "pnr", "%s.%s.s%d.rep.json" % (r["design"], r["dev"], r["seed"]))
+        if r.get("ok") and os.path.exists(rp):  # re-read: the summary may have changed
+            r["critical_path"] = crit_path(json.load(open(rp)), r["clock"])
         pnr.setdefault((r["design"], r["dev"]), []).append(r)
     rows = []
     for design in DESIGNS:
@@ -345,7 +348,8 @@ def cmd_report(d):
     fails += sorted("synthesis of %s for %s failed: see %s" % (r["design"], r["arch"],
                                                                r["command"])
                     for r in load(os.path.join(d, "syn")) if not r.get("ok"))
-    rep = {"notes": notes, "failures": fails, "source": source_version(),
+    rep = {"notes": notes, "failures": fails,
+           "source": os.environ.get("FPGA_SOURCE") or source_version(),
            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
            "tools": tool_versions(), "v4_rule": "slices = ceil(max(LUT4 + LUT-RAM/SRL, FF) / 2)"
            " + 562 x RAMB16 (18 Kbit); a Virtex-4 slice holds 2 LUT4 + 2 FF",
