@@ -66,13 +66,12 @@ clean:
 	rm -rf $(B)
 
 # libFuzzer targets (clang): tests/fuzz/fuzz_*.c against the library and the
-# CLI's shared reader.
+# CLI's sources (all but its main).
 FUZZ := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) tools/cli_common.c model/trc.h tools/trc_cli.h
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(CLI_SRCS) model/trc.h $(wildcard tools/*.h)
 	@mkdir -p $(dir $@)
-	clang -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 \
-	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  -Imodel -Itools $< $(LIB_SRCS) tools/cli_common.c -o $@
+	clang -std=gnu99 -g -O1 -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=all -Imodel -Itools $< $(LIB_SRCS) $(CLI_SRCS) -lm -o $@
 TEST_DEPS += $(FUZZ)
 
 .PHONY: fuzz

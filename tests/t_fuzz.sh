@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Fuzz runs (libFuzzer, ASan+UBSan) of the stream decoder, the CLI's trace
-# reader (containers, framed containers, bare streams, text) and the text
-# parser, each seeded with real data. FUZZ_SECONDS per target (default 15;
+# reader (containers, framed containers, bare streams, text), the text parser
+# and the ftrace importer, each seeded with real data. FUZZ_SECONDS per target (default 15;
 # `make fuzz` runs longer and keeps the corpora in build/fuzz/corpus).
 set -u
 cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-15}
 C=build/fuzz/corpus
 S=build/tmp/fuzz_seed
-mkdir -p $S $C/decode $C/reader $C/text
+mkdir -p $S $C/decode $C/reader $C/text $C/ftrace
 # seeds: byte 0 selects parameters/options (see each target), then real data
 for x in tests/data/*_t10.txt.xz; do
   n=$(basename $x .txt.xz)
@@ -21,12 +21,16 @@ for x in tests/data/*_t10.txt.xz; do
   { printf '\x00'; head -40 $S/$n.txt; } > $C/reader/$n.txt
   { printf '\x00'; head -40 $S/$n.txt; } > $C/text/$n
 done
-for t in decode reader text; do
+for x in tests/data/*.ftrace.xz; do
+  { printf '\x00'; xz -dc $x | head -60; } > $C/ftrace/$(basename $x .xz)
+  { printf '\x03'; xz -dc $x | sed -n '1,12p;200,260p'; } > $C/ftrace/$(basename $x .xz).b
+done
+for t in decode reader text ftrace; do
   log=build/tmp/fuzz_$t.log
   rm -f build/tmp/san_$t.*
   # The reader reports every bad input on stderr, so that is closed for it;
   # sanitizer reports go to build/tmp/san_*, crashing inputs to build/tmp/.
-  mask=0; [ $t = reader ] && mask=2
+  mask=0; [ $t = reader -o $t = ftrace ] && mask=2
   if ASAN_OPTIONS=log_path=build/tmp/san_$t UBSAN_OPTIONS=log_path=build/tmp/san_$t \
      build/fuzz/fuzz_$t -max_total_time=$secs -timeout=10 -rss_limit_mb=2048 \
        -max_len=65536 -close_fd_mask=$mask -print_final_stats=1 \
