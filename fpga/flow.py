@@ -322,6 +322,9 @@ def cmd_report(d):
                 row["seeds"] = [r["seed"] for r in runs]
                 row["fmax_all"] = fm
                 row["failed"] = [r["seed"] for r in runs if not r.get("ok")]
+                row["runs"] = [{"seed": r["seed"], "fmax_mhz": r.get("fmax_mhz"),
+                                "synth_command": r.get("synth_command"),
+                                "pnr_command": r.get("pnr_command")} for r in runs]
                 if fm:
                     row["fmax_median"] = round(statistics.median(fm), 2)
                     row["fmax_best"] = max(fm)
@@ -431,6 +434,10 @@ def markdown(rep):
             " ".join(fmt(x, 1) for x in r.get("fmax_all", [])) +
             (" (failed: %s)" % r["failed"] if r.get("failed") else ""),
             fmt(r.get("throughput_gbps_median"), 2), fmt(r.get("throughput_gbps_best"), 2)))
+    A("")
+    A("The wrapper's cost is a difference of two syntheses; where it is negative (ECP5 "
+      "trc rows), ABC mapped the core differently inside the wrapper, and the bare "
+      "synthesis is the better area figure.")
     A("")
     A("## Virtex-4 estimate (the paper's units)")
     A("")
