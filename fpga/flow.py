@@ -615,25 +615,37 @@ def area_ratio(a, b):
 
 
 def chart(rep):
-    """SVG: area (log scale, LUT4-equivalents) and Fmax median per core and device."""
+    """SVG, one line per core and device: area (LUT4-equivalents, block RAM bits / 16)
+    and input throughput at the median Fmax, side by side."""
     rows = [r for r in rep["rows"] if r["dev"] != "xc4v" and r.get("fmax_median")]
-    W, H, left, top, bh = 900, 60 + 22 * len(rows) + 40, 330, 50, 16
-    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-         'font-family="sans-serif" font-size="11">' % (W, H)]
-    o.append('<text x="10" y="18" font-size="14">Fmax median (bars, MHz) and area '
-             '(numbers: LUT4-equivalents incl. BRAM bits/16), %s</text>' % rep["date"])
-    fmax_max = max([r["fmax_median"] for r in rows] + [1])
-    scale = (W - left - 120) / fmax_max
+    W, top, rh, lab = 980, 56, 20, 300
+    pw = (W - lab - 40) // 2
+    H = top + rh * len(rows) + 30
+    amax = max([area_units(r) or 0 for r in rows] + [1])
+    tmax = max([r["throughput_gbps_median"] for r in rows] + [1e-9])
     col = {"trc_enc_w32": "#2b8cbe", "trc_enc_w64": "#08589e", "trc_core": "#4eb3d3",
            "lz4_w12": "#e34a33", "lz4_w16": "#b30000"}
+    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+         'font-family="sans-serif" font-size="11">' % (W, H),
+         '<rect width="100%" height="100%" fill="white"/>',
+         '<text x="10" y="18" font-size="14">trc cores vs the LZ4 baseline (%s, %s)</text>'
+         % (rep["date"], "sources " + rep["source"].split()[0]),
+         '<text x="%d" y="44">area: LUT4-equivalents (max(LUT4, FF) + block RAM bits / 16)'
+         '</text>' % lab,
+         '<text x="%d" y="44">input throughput, Gbps, at the median Fmax</text>' % (lab + pw + 20)]
     for i, r in enumerate(rows):
-        y = top + i * 22
+        y = top + i * rh
+        c = col.get(r["design"], "#888")
+        a = area_units(r) or 0
+        t = r["throughput_gbps_median"]
+        aw, tw = a * (pw - 60) / amax, t * (pw - 60) / tmax
         o.append('<text x="10" y="%d">%s, %s</text>' % (y + 12, r["design"], r["device"]))
-        w = r["fmax_median"] * scale
-        o.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>' % (
-            left, y, w, bh, col.get(r["design"], "#888")))
-        o.append('<text x="%.1f" y="%d">%.1f MHz, area %s</text>' % (
-            left + w + 4, y + 12, r["fmax_median"], fmt(area_units(r))))
+        o.append('<rect x="%d" y="%d" width="%.1f" height="14" fill="%s"/>' % (lab, y, aw, c))
+        o.append('<text x="%.1f" y="%d">%d</text>' % (lab + aw + 3, y + 12, a))
+        x2 = lab + pw + 20
+        o.append('<rect x="%d" y="%d" width="%.1f" height="14" fill="%s"/>' % (x2, y, tw, c))
+        o.append('<text x="%.1f" y="%d">%.2f (%.0f MHz)</text>' % (x2 + tw + 3, y + 12, t,
+                                                                 r["fmax_median"]))
     o.append("</svg>")
     return "\n".join(o) + "\n"
 
