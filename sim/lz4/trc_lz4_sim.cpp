@@ -39,7 +39,12 @@ namespace {
 struct Rng { // xorshift64*: the same seed gives the same run
     uint64_t s;
     explicit Rng(uint64_t seed) : s(seed * 2685821657736338717ull + 1) {}
-    uint64_t next() { s ^= s >> 12; s ^= s << 25; s ^= s >> 27; return s * 2685821657736338717ull; }
+    uint64_t next() {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        return s * 2685821657736338717ull;
+    }
     bool chance(double p) { return (double)(next() >> 11) * (1.0 / 9007199254740992.0) < p; }
 };
 
@@ -76,7 +81,10 @@ int run(const char *in_path, const char *out_path, size_t frame, uint64_t seed,
         for (size_t at = 0; at < in.size(); at += frame) {
             size_t len = std::min(frame, in.size() - at);
             long r = trc_lz4_frame(st, in.data() + at, len, buf.data(), buf.size(), nullptr);
-            if (r < 0) { fprintf(stderr, "trc_lz4_sim: model: %s\n", trc_lz4_error_name((int)r)); return 2; }
+            if (r < 0) {
+                fprintf(stderr, "trc_lz4_sim: model: %s\n", trc_lz4_error_name((int)r));
+                return 2;
+            }
             ref.insert(ref.end(), buf.begin(), buf.begin() + r);
             ref_ends.push_back(ref.size());
         }
@@ -155,7 +163,8 @@ int run(const char *in_path, const char *out_path, size_t frame, uint64_t seed,
         if (frames_out == ref_ends.size()) break;
     }
     if (!rc && got.size() != ref.size()) {
-        fprintf(stderr, "trc_lz4_sim: rtl wrote %zu bytes, model %zu (timeout after %llu clocks)\n",
+        fprintf(stderr, "trc_lz4_sim: rtl wrote %zu bytes, model %zu (stopped after %llu "
+                "clocks)\n",
                 got.size(), ref.size(), (unsigned long long)cyc);
         rc = 1;
     }
