@@ -78,3 +78,7 @@ TEST_DEPS += $(FUZZ)
 fuzz: deps $(FUZZ) $(B)/trc
 	rm -f build/tmp/fuzz_summary.txt
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-300} tests/t_fuzz.sh
+
+.PHONY: readme
+readme:
+	python3 tools/readme_tables.py

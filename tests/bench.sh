@@ -18,6 +18,8 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')
   echo "(\`build/trc compress\`, header excluded) and of each general-purpose tool on"
   echo "trace bin v1 (\`build/trc convert --to bin\`, 48 bits a record)."
   echo
+  echo "## Results"
+  echo
   echo "| trace | records | encode Mrec/s | decode Mrec/s | trc | gzip -9 | zstd -1 | zstd -19 | lz4 -1 | bin v1 |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
 } > $OUT.tmp
@@ -43,7 +45,7 @@ done
   echo
   echo "Sizes are bits per trace record (lower is better). bin v1 is larger than"
   echo "48 bits a record where long deltas need TIME_EXT words. Tool versions:"
-  echo "$(gzip --version | head -1); $(zstd --version); $(lz4 --version 2>&1 | head -1)."
+  echo "$(gzip --version | head -1), zstd $(zstd --version | grep -o "v[0-9.]*" | head -1), lz4 $(lz4 --version 2>&1 | grep -o "v[0-9.]*" | head -1)."
 } >> $OUT.tmp
 mv $OUT.tmp $OUT
 cat $OUT
