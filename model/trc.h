@@ -188,6 +188,7 @@ typedef struct {
     uint64_t carry;     /* delta folded from TIME_EXT/END/SYNC so far */
     uint64_t bits_done; /* stream bits consumed, for error offsets */
     int ended;          /* last record was END or SYNC (clean stop point) */
+    int stop_at_mark;   /* set to 1 to make trc_decode return after END/SYNC */
     trc_stats st;
 } trc_decoder;
 
@@ -203,6 +204,8 @@ trc_error trc_decoder_init(trc_decoder *d, const trc_params *p);
  * whose last record is not END or SYNC, returns TRC_ERR_TRUNCATED.
  * On any error, trc_decoder_bit_offset() gives the stream bit offset of the
  * record at fault; records decoded before it are in dst[0..*n_out).
+ * With d->stop_at_mark set, it also returns right after each END or SYNC
+ * record (byte-aligned: *src_used ends there), so a caller can cut frames.
  */
 trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
                      size_t *src_used, trc_record *dst, size_t cap,

@@ -228,6 +228,8 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
             break;
         }
         n += (size_t)emit;
+        if (d->stop_at_mark && d->ended)
+            break;
     }
     if (err == TRC_OK && final && r.pos >= r.end && !d->ended)
         err = TRC_ERR_TRUNCATED; /* the stream stops without END or SYNC */

@@ -28,3 +28,16 @@ if [ $rc -eq 1 ] && grep -q "without its trailer" $W/cut.err && [ $((lines % 409
    && [ $lines -gt 0 ] && cmp -s $W/cut.txt <(head -$lines $W/$n.canon); then
   echo "ok truncated_framed_file ($lines records kept)"
 else echo "not ok truncated_framed_file (rc $rc, $lines lines)"; head -3 $W/cut.err; fi
+# The core's output (a bare stream with SYNC every N records; the model
+# writes the same with --raw --sync-every N) framed on the host is the same
+# file as `trc compress --frame N`.
+t raw_sync_every_round_trip bash -c "$TRC compress --raw --sync-every 4096 $W/$n.txt $W/s.bin && $TRC decompress --raw $W/s.bin - | cmp - $W/$n.canon"
+t frame_equals_compress_frame bash -c "$TRC frame $W/s.bin $W/fr.trc && cmp $W/fr.trc $W/f4096.trc"
+t frame_nt16_equals bash -c "$TRC compress --raw --sync-every 777 --nt 16 $W/$n.txt $W/s16.bin && $TRC frame --nt 16 $W/s16.bin $W/fr16.trc && cmp $W/fr16.trc $W/f16.trc"
+head -c 500000 $W/s.bin > $W/scut.bin
+expect_fail frame_truncated_stream "scut.bin: byte [0-9]+, bit [0-7]: stream truncated" $TRC frame $W/scut.bin $W/x.trc
+$TRC decompress $W/x.trc $W/x.txt 2>$W/x.err; rc=$?
+k=$(wc -l < $W/x.txt)
+[ $rc -eq 1 ] && grep -q "without its trailer" $W/x.err && [ $k -gt 0 ] && [ $((k % 4096)) -eq 0 ] \
+  && cmp -s $W/x.txt <(head -$k $W/$n.canon) \
+  && echo "ok frame_truncated_keeps_whole_frames ($k records)" || echo "not ok frame_truncated_keeps_whole_frames"

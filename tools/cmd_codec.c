@@ -16,6 +16,7 @@ typedef struct {
     int raw, json;
     const char *to;
     unsigned long frame, from_frame; /* --frame N, --from-frame K */
+    unsigned long sync_every;        /* --sync-every N (bare streams) */
     trc_params p;
 } opts;
 
@@ -52,6 +53,9 @@ static int parse_opts(int argc, char **argv, int want_out, opts *o)
         } else if (!strcmp(argv[i], "--frame") && i + 1 < argc) {
             if (!parse_count("--frame", argv[++i], &o->frame))
                 return 2;
+        } else if (!strcmp(argv[i], "--sync-every") && i + 1 < argc) {
+            if (!parse_count("--sync-every", argv[++i], &o->sync_every))
+                return 2;
         } else if (!strcmp(argv[i], "--from-frame") && i + 1 < argc) {
             if (!parse_count("--from-frame", argv[++i], &o->from_frame))
                 return 2;
@@ -83,10 +87,12 @@ static int parse_opts(int argc, char **argv, int want_out, opts *o)
     return 0;
 }
 
-/* Encodes every record of rd, then END, into f. Returns 0 or 1. */
+/* Encodes every record of rd, then END, into f; with sync_every > 0 a SYNC
+ * follows every sync_every records, as the core's SYNC_EVERY. Returns 0/1. */
 static int encode_all(cli_reader *rd, const trc_params *p, FILE *f,
-                      const char *out)
+                      const char *out, unsigned long sync_every)
 {
+    unsigned long since_sync = 0;
     trc_encoder enc;
     trc_record *recs = malloc(CHUNK_RECS * sizeof *recs);
     uint8_t *buf = malloc(OUT_BYTES);
@@ -107,8 +113,10 @@ static int encode_all(cli_reader *rd, const trc_params *p, FILE *f,
         more = got == 1;
         size_t at = 0;
         while (at < n) {
-            size_t used, len;
-            trc_error e = trc_encode(&enc, recs + at, n - at, &used, buf,
+            size_t used, len, todo = n - at;
+            if (sync_every && todo > sync_every - since_sync)
+                todo = sync_every - since_sync;
+            trc_error e = trc_encode(&enc, recs + at, todo, &used, buf,
                                      OUT_BYTES, &len);
             if (e != TRC_OK) { /* cannot happen: records come checked */
                 cli_error("%s: %s", out, trc_error_text(e));
@@ -117,6 +125,12 @@ static int encode_all(cli_reader *rd, const trc_params *p, FILE *f,
             }
             fwrite(buf, 1, len, f);
             at += used;
+            since_sync += used;
+            if (sync_every && since_sync == sync_every && (at < n || more)) {
+                trc_encode_sync(&enc, buf, OUT_BYTES, &len);
+                fwrite(buf, 1, len, f);
+                since_sync = 0;
+            }
         }
     }
     if (rc == 0) {
@@ -250,13 +264,118 @@ int cmd_compress(int argc, char **argv)
             fwrite(hdr, 1, sizeof hdr, f);
         }
         rc = o.frame ? encode_framed(rd, &o.p, f, o.frame)
-                     : encode_all(rd, &o.p, f, o.out);
+                     : encode_all(rd, &o.p, f, o.out, o.sync_every);
     }
     if (cli_close(f, o.out))
         rc = 1;
     if (rc && strcmp(o.out, "-"))
         remove(o.out); /* no half-written .trc is left behind */
     cli_reader_close(rd);
+    return rc;
+}
+
+/* ---- frame: a bare stream with SYNC frames -> framed container ------ */
+
+/* Reads all of f into memory. */
+static uint8_t *slurp(FILE *f, size_t *len)
+{
+    bytebuf b = {NULL, 0, 0};
+    for (;;) {
+        if (!room(&b, 1u << 16)) {
+            free(b.b);
+            return NULL;
+        }
+        size_t got = fread(b.b + b.len, 1, b.cap - b.len, f);
+        b.len += got;
+        if (got == 0)
+            break;
+    }
+    *len = b.len;
+    return b.b;
+}
+
+/* Cuts a bare stream (the core's output with SYNC_EVERY, or `trc compress
+ * --raw --sync-every N`) at its SYNC records into the frames of a framed
+ * container: a frame ends after each SYNC and at the end of the stream. */
+int cmd_frame(int argc, char **argv)
+{
+    opts o;
+    int rc = parse_opts(argc, argv, 1, &o);
+    if (rc)
+        return rc;
+    FILE *in = cli_open_in(o.in);
+    if (!in)
+        return 1;
+    size_t len;
+    uint8_t *s = slurp(in, &len);
+    if (in != stdin)
+        fclose(in);
+    if (!s) {
+        cli_error("%s: out of memory or read error", o.in);
+        return 1;
+    }
+    FILE *f = cli_open_out(o.out);
+    if (!f) {
+        free(s);
+        return 1;
+    }
+    uint8_t hdr[TRC_HEADER_BYTES];
+    trc_header_write_ex(&o.p, TRC_MODE_PAPER, TRC_FLAG_FRAMED, hdr);
+    fwrite(hdr, 1, sizeof hdr, f);
+
+    static trc_record recs[CHUNK_RECS];
+    trc_decoder d;
+    trc_frame_info fi = {0, 0, 0, 0, 0, 0};
+    uint64_t time = 0;   /* raw ticks decoded so far (records + carry) */
+    size_t pos = 0, start = 0;
+    trc_decoder_init(&d, &o.p);
+    d.stop_at_mark = 1;
+    for (;;) {
+        size_t used, n;
+        uint64_t syncs = d.st.sync;
+        trc_error e = trc_decode(&d, s + pos, len - pos, &used, recs,
+                                 CHUNK_RECS, &n, 1);
+        pos += used;
+        for (size_t i = 0; i < n; i++)
+            time += recs[i].delta;
+        fi.records += (uint32_t)n;
+        if (e != TRC_OK) {
+            uint64_t bit = trc_decoder_bit_offset(&d);
+            cli_error("%s: byte %llu, bit %u: %s (%s)", o.in,
+                      (unsigned long long)(bit / 8u), (unsigned)(bit % 8u),
+                      trc_error_text(e), trc_error_name(e));
+            rc = 1;
+            break;
+        }
+        int at_end = pos == len;
+        if (d.st.sync != syncs || at_end) {
+            /* a frame ends here; its raw time includes the reserved
+             * records' deltas still held in the decoder's carry */
+            fi.payload_bytes = (uint32_t)(pos - start);
+            fi.payload_crc = trc_crc32(0, s + start, pos - start);
+            put_frame(f, &fi, s + start);
+            fi.index++;
+            fi.records_before += fi.records;
+            fi.time_before = time + d.carry;
+            fi.records = 0;
+            start = pos;
+        }
+        if (at_end)
+            break;
+    }
+    /* On an error the complete frames stay, without the trailer: readers
+     * then report the end of the stream as lost. */
+    if (rc == 0) {
+        fi.payload_bytes = fi.payload_crc = 0; /* the trailer */
+        put_frame(f, &fi, (const uint8_t *)"");
+    } else {
+        cli_error("%s: %u complete frames (%llu records) written without a "
+                  "trailer", o.out, fi.index,
+                  (unsigned long long)fi.records_before);
+    }
+    free(s);
+    if (cli_close(f, o.out))
+        rc = 1;
     return rc;
 }
 

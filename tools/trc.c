@@ -11,6 +11,7 @@ int cmd_compress(int argc, char **argv);
 int cmd_decompress(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_frame(int argc, char **argv);
 int cmd_import_ftrace(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_calltree(int argc, char **argv);
@@ -23,6 +24,7 @@ static const struct {
     {"compress", cmd_compress, "compress IN OUT [--raw|--frame N] [params]  text v1 -> .trc"},
     {"decompress", cmd_decompress, "decompress IN OUT [--raw|--from-frame K] [params]  .trc -> text"},
     {"stats", cmd_stats, "stats IN [--json] [--raw] [params]  Table-2 style figures"},
+    {"frame", cmd_frame, "frame IN OUT [params]  bare stream with SYNCs -> framed .trc"},
     {"convert", cmd_convert, "convert IN OUT --to bin|text         text v1 <-> bin v1"},
     {"import-ftrace", cmd_import_ftrace, "import-ftrace IN OUT [--cpu L] [--merge CAP]"},
     {"export", cmd_export, "export IN --perfetto F.json | --ctf DIR"},
