@@ -14,7 +14,8 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')
   echo "Made by \`make bench\` (tests/bench.sh) on $(date -u +%Y-%m-%d), $cpu,"
   echo "$(nproc) cores, $(cc --version | head -1). Speed: \`build/trc_bench TRACE 7\`,"
   echo "best of 7 runs, one core, records already in memory (no I/O, no text"
-  echo "parsing), paper parameters. Sizes: bits per trace record of the .trc stream"
+  echo "parsing), paper parameters; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "(speed figures drop when other jobs share the 2 cores). Sizes: bits per trace record of the .trc stream"
   echo "(\`build/trc compress\`, header excluded) and of each general-purpose tool on"
   echo "trace bin v1 (\`build/trc convert --to bin\`, 48 bits a record)."
   echo
