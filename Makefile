@@ -47,6 +47,15 @@ $(B)/asan/%: $(B)/asan/tests/%.o $(B)/asan/libtrc.a
 	$(CC) $(SANFLAGS) $^ -o $@
 unit: $(addprefix $(B)/,$(UNIT)) $(addprefix $(B)/asan/,$(UNIT)) $(B)/trc $(B)/asan/trc
 
+# libFuzzer targets (clang): tests/fuzz/fuzz_*.c against the library and the
+# CLI's sources (all but its main).
+FUZZ := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(CLI_SRCS) model/trc.h $(wildcard tools/*.h)
+	@mkdir -p $(dir $@)
+	clang -std=gnu99 -g -O1 -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=all -Imodel -Itools $< $(LIB_SRCS) $(CLI_SRCS) -lm -o $@
+TEST_DEPS += $(FUZZ)
+
 # Each area adds its own targets in a fragment (sim/sim.mk, fpga/fpga.mk...).
 -include $(wildcard */*.mk)
 
@@ -64,15 +73,6 @@ demo: deps $(B)/trc $(DEMO_DEPS)
 
 clean:
 	rm -rf $(B)
-
-# libFuzzer targets (clang): tests/fuzz/fuzz_*.c against the library and the
-# CLI's sources (all but its main).
-FUZZ := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(CLI_SRCS) model/trc.h $(wildcard tools/*.h)
-	@mkdir -p $(dir $@)
-	clang -std=gnu99 -g -O1 -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=all -Imodel -Itools $< $(LIB_SRCS) $(CLI_SRCS) -lm -o $@
-TEST_DEPS += $(FUZZ)
 
 .PHONY: fuzz
 fuzz: deps $(FUZZ) $(B)/trc
