@@ -20,7 +20,9 @@ module trc_coder #(
     parameter ND_V   = 3,
     parameter INFO_W = 23,
     parameter MAXLEN = 57,
-    parameter LENW   = 6
+    parameter LENW   = 6,
+    parameter OUT_W  = 64,
+    parameter EW     = 7    // end-position bits: 2^EW > OUT_W - 1 + MAXLEN
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -30,7 +32,10 @@ module trc_coder #(
     output wire              s_ready,
     // ---- coded records out
     output reg  [MAXLEN-1:0] m_bits,   // right-aligned, bits above len are 0
-    output reg  [LENW-1:0]   m_len,
+    // where the record ends in the stream: its first bit is at bit phase
+    // ph = (bits since the last flush) mod OUT_W of a word, m_end = ph + len
+    output reg  [EW-1:0]     m_end,
+    output reg  [EW-1:0]     m_endm1,  // m_end - 1 (every record has bits)
     output reg               m_flush,  // END or SYNC: pad and end the word
     output reg               m_valid,
     input  wire              m_ready
@@ -63,8 +68,13 @@ module trc_coder #(
     wire [TYPE_W-1:0] otype = info[VAL_W +: TYPE_W];
     wire [VAL_W-1:0]  oval  = info[VAL_W-1:0];
 
+    // Two stages: (1) timestamp code and dictionary lookup + update, which
+    // must see the previous record's update, registered as hit flags and
+    // codes; (2) payload and the coded record.
+    reg              v1_q;
+    wire             s2_ready = !m_valid || m_ready;
     wire fire = s_valid && s_ready;
-    assign s_ready = !m_valid || m_ready;
+    assign s_ready = !v1_q || s2_ready;
 
     wire is_end  = os && otype == T_END;
     wire is_sync = os && otype == T_SYNC;
@@ -95,70 +105,122 @@ module trc_coder #(
         .upd(fire && os), .hit(v_hit), .code(v_code)
     );
 
+    // ---- stage 1 registers (datapath not reset, valid is)
+    reg                os1_q, f_hit1_q, t_hit1_q, v_hit1_q, flush1_q;
+    reg [ND_F-1:0]     f_code1_q;
+    reg [ND_T-1:0]     t_code1_q;
+    reg [ND_V-1:0]     v_code1_q;
+    reg [INFO_W-1:0]   info1_q;
+    reg [TSW-1:0]      ts_code1_q;
+    reg [LENW-1:0]     ts_len1_q;
+    always @(posedge clk) begin
+        if (s_ready) begin
+            os1_q      <= os;
+            f_hit1_q   <= f_hit;
+            t_hit1_q   <= t_hit;
+            v_hit1_q   <= v_hit;
+            flush1_q   <= is_end || is_sync;
+            f_code1_q  <= f_code;
+            t_code1_q  <= t_code;
+            v_code1_q  <= v_code;
+            info1_q    <= info;
+            ts_code1_q <= ts_code;
+            ts_len1_q  <= ts_len;
+        end
+        if (rst)
+            v1_q <= 1'b0;
+        else if (s_ready)
+            v1_q <= s_valid;
+    end
+    wire [FW-1:0]     fkey1  = info1_q[FW-1:0];
+    wire [TYPE_W-1:0] otype1 = info1_q[VAL_W +: TYPE_W];
+    wire [VAL_W-1:0]  oval1  = info1_q[VAL_W-1:0];
+
     // ---- kind + payload, right-aligned (the kind bit is the top one)
     reg [MAXLEN-1:0] pl;
-    reg [LENW-1:0]   pl_len;
+    reg [LENW-1:0]   pl_len, pl_lm1;  // pl_lm1 = pl_len - 1 (a constant each)
     always @* begin
         pl     = {MAXLEN{1'b0}};
         pl_len = {LENW{1'b0}};
-        if (!os) begin
-            if (f_hit) begin
-                pl[ND_F-1:0] = f_code;
+        pl_lm1 = {LENW{1'b0}};
+        if (!os1_q) begin
+            if (f_hit1_q) begin
+                pl[ND_F-1:0] = f_code1_q;
                 pl_len       = LF_HIT;
+                pl_lm1       = LF_HIT - 1'b1;
             end else begin
-                pl[ND_F+FW-1:0] = {f_code, fkey};
+                pl[ND_F+FW-1:0] = {f_code1_q, fkey1};
                 pl_len          = LF_MISS;
+                pl_lm1          = LF_MISS - 1'b1;
             end
         end else begin
-            case ({t_hit, v_hit})
+            case ({t_hit1_q, v_hit1_q})
                 2'b11: begin
-                    pl[ND_T+ND_V:0] = {1'b1, t_code, v_code};
+                    pl[ND_T+ND_V:0] = {1'b1, t_code1_q, v_code1_q};
                     pl_len          = LO_HH;
+                    pl_lm1          = LO_HH - 1'b1;
                 end
                 2'b10: begin
-                    pl[ND_T+ND_V+VAL_W:0] = {1'b1, t_code, v_code, oval};
+                    pl[ND_T+ND_V+VAL_W:0] = {1'b1, t_code1_q, v_code1_q, oval1};
                     pl_len                = LO_HM;
+                    pl_lm1                = LO_HM - 1'b1;
                 end
                 2'b01: begin
-                    pl[ND_T+TYPE_W+ND_V:0] = {1'b1, t_code, otype, v_code};
+                    pl[ND_T+TYPE_W+ND_V:0] = {1'b1, t_code1_q, otype1, v_code1_q};
                     pl_len                 = LO_MH;
+                    pl_lm1                 = LO_MH - 1'b1;
                 end
                 default: begin
-                    pl[ND_T+TYPE_W+ND_V+VAL_W:0] = {1'b1, t_code, otype, v_code, oval};
+                    pl[ND_T+TYPE_W+ND_V+VAL_W:0] = {1'b1, t_code1_q, otype1, v_code1_q, oval1};
                     pl_len                       = LO_MM;
+                    pl_lm1                       = LO_MM - 1'b1;
                 end
             endcase
         end
     end
 
-    wire [MAXLEN-1:0] ts_ext = {{(MAXLEN-TSW){1'b0}}, ts_code};
+    wire [MAXLEN-1:0] ts_ext = {{(MAXLEN-TSW){1'b0}}, ts_code1_q};
 
     // ---- output register (datapath not reset, valid is)
     reg [MAXLEN-1:0] bits_d;
-    reg [LENW-1:0]   len_d;
+    localparam OWL = $clog2(OUT_W);
+    reg  [OWL-1:0]   ph_q, ph_d;
+    wire [EW-1:0]    ph_e   = {{(EW-OWL){1'b0}}, ph_q};
+    wire [EW-1:0]    tsl_e  = {{(EW-LENW){1'b0}}, ts_len1_q};
+    wire [EW-1:0]    pll_e  = {{(EW-LENW){1'b0}}, pl_len};
+    wire [EW-1:0]    plm_e  = {{(EW-LENW){1'b0}}, pl_lm1};
+    reg  [EW-1:0]    end_d, endm1_d;
     reg              flush_d, valid_d;
     always @* begin
         bits_d  = m_bits;
-        len_d   = m_len;
+        end_d   = m_end;
+        endm1_d = m_endm1;
+        ph_d    = ph_q;
         flush_d = m_flush;
         valid_d = m_valid;
-        if (s_ready) begin
-            valid_d = s_valid;
+        if (s2_ready) begin
+            valid_d = v1_q;
             bits_d  = (ts_ext << pl_len) | pl;
-            len_d   = ts_len + pl_len;
-            flush_d = is_end || is_sync;
+            end_d   = ph_e + tsl_e + pll_e;
+            endm1_d = ph_e + tsl_e + plm_e;
+            flush_d = flush1_q;
+            // a flush pads to the end of the word: the next record starts one
+            if (v1_q)
+                ph_d = flush1_q ? {OWL{1'b0}} : end_d[OWL-1:0];
         end
     end
 
     always @(posedge clk) begin
         m_bits  <= bits_d;
-        m_len   <= len_d;
+        m_end   <= end_d;
+        m_endm1 <= endm1_d;
+        ph_q    <= rst ? {OWL{1'b0}} : ph_d;
         m_flush <= flush_d;
         m_valid <= rst ? 1'b0 : valid_d;
     end
 
     // Info bits a record kind does not use are ignored (docs/rtl.md).
-    wire unused_info = ^info;
+    wire unused_info = ^{info, info1_q};
 
 endmodule
 

@@ -23,8 +23,10 @@ module trc_dict #(
 );
 
     localparam N = (1 << ND) - 1;
+    localparam [W-1:0] MSB = ~({W{1'b1}} >> 1);     // the exit flag (FLIP)
 
-    reg  [N*W-1:0] ent_q, ent_d;
+    reg  [N*W-1:0] ent_q;
+    wire [N*W-1:0] ent_d;
     reg  [ND-1:0]  wp_q, wp_d;
     wire [N*W-1:0] ent_init;
 
@@ -59,26 +61,27 @@ module trc_dict #(
         end
     endgenerate
 
-    always @* begin
-        ent_d = ent_q;
-        wp_d  = wp_q;
-        if (clr) begin
-            ent_d = ent_init;
-            wp_d  = {ND{1'b0}};
-        end else if (upd) begin
-            if (hit) begin
-                if (FLIP != 0) begin
-                    for (i = 0; i < N; i = i + 1)
-                        if (code == i[ND-1:0])
-                            ent_d[i*W + W - 1] = ~ent_q[i*W + W - 1];
-                end
-            end else begin
-                for (i = 0; i < N; i = i + 1)
-                    if (wp_q == i[ND-1:0])
-                        ent_d[i*W +: W] = key_store;
-                wp_d = (wp_q == N[ND-1:0] - 1'b1) ? {ND{1'b0}} : wp_q + 1'b1;
-            end
+    // Next state per entry (generate, not a loop in an always block: Yosys
+    // 0.70 reports a latch for a loop variable a branch may leave unset).
+    // A hit can only flip the flag of the entry it codes; a miss writes the
+    // entry at the write pointer.
+    generate
+        for (g = 0; g < N; g = g + 1) begin : g_next
+            wire [ND-1:0] idx = g;
+            wire          wr  = upd && !hit && wp_q == idx;
+            wire          fl  = (FLIP != 0) && upd && hit && code == idx;
+            wire [W-1:0]  e   = ent_q[g*W +: W];
+            assign ent_d[g*W +: W] = clr ? ent_init[g*W +: W] : wr ? key_store :
+                                     fl ? e ^ MSB : e;
         end
+    endgenerate
+
+    always @* begin
+        wp_d = wp_q;
+        if (clr)
+            wp_d = {ND{1'b0}};
+        else if (upd && !hit)
+            wp_d = (wp_q == N[ND-1:0] - 1'b1) ? {ND{1'b0}} : wp_q + 1'b1;
     end
 
     // The entries are format state (defined at reset), so reset clears them.
