@@ -71,10 +71,11 @@ module trc_coder #(
     // Two stages: (1) timestamp code and dictionary lookup + update, which
     // must see the previous record's update, registered as hit flags and
     // codes; (2) payload and the coded record.
+    // Both stages move together when the last one is empty or taken.
     reg              v1_q;
     wire             s2_ready = !m_valid || m_ready;
     wire fire = s_valid && s_ready;
-    assign s_ready = !v1_q || s2_ready;
+    assign s_ready = s2_ready;
 
     wire is_end  = os && otype == T_END;
     wire is_sync = os && otype == T_SYNC;

@@ -32,47 +32,60 @@ module trc_packer #(
 
     localparam KW    = OUT_W / 8;
     localparam OWL   = $clog2(OUT_W);
-    // Two stages. (0) The record is shifted to its bit phase within a window
+    // Three stages. (0a, 0b) The record is shifted to its bit phase within a window
     // of WIN = 2^EW bits that starts at a word boundary (the coder tracks the
     // phase, so this stage has no loop). (1) The window is ORed into the
     // buffer below the pending whole words, and words leave from the top.
-    // The packer takes a window while fewer than T bits wait in it (a flop,
-    // so nothing combinational runs from m_axis_tready or the bit count to
-    // s_ready). With one word leaving per clock, the count after a word out
-    // and a record in stays below T when T = OUT_W + MAXLEN and MAXLEN <=
-    // OUT_W: one record per clock.
+    // The packer takes a window while fewer than TW whole or started words
+    // wait in it (a flop, so nothing combinational runs from m_axis_tready
+    // or the bit count to s_ready). With one word leaving per clock, the
+    // count after a word out and a record in stays below TW words when TW =
+    // ceil((OUT_W + MAXLEN) / OUT_W) and MAXLEN <= OUT_W: one record per
+    // clock. A window lands below at most TW-1 whole words.
     localparam WIN   = 1 << EW;
-    localparam T_I   = OUT_W + MAXLEN;
-    localparam WMAX  = (T_I - 1) / OUT_W;     // most whole words pending at a take
-    localparam BUF_W = WMAX * OUT_W + WIN;
-    localparam CMAX  = BUF_W > T_I + OUT_W ? BUF_W : T_I + OUT_W;
-    localparam CNTW  = $clog2(CMAX + 1);
+    localparam TW_I  = (2 * OUT_W + MAXLEN - 1) / OUT_W;
+    localparam BUF_W = (TW_I - 1) * OUT_W + WIN;
+    localparam CNTW  = $clog2(BUF_W + 1);
+    localparam WW    = CNTW - OWL;            // word count bits
+    localparam EH    = EW - OWL;              // whole-word bits of an end position
     localparam [CNTW-1:0] OUT_C = OUT_W[CNTW-1:0];
-    localparam [CNTW-1:0] T_C   = T_I[CNTW-1:0];
     localparam [CNTW-1:0] BUF_C = BUF_W[CNTW-1:0];
-    localparam integer TO_I = T_I + OUT_W;
-    localparam [CNTW-1:0] TO_C  = TO_I[CNTW-1:0];
+    localparam [WW-1:0]   TW_C  = TW_I[WW-1:0];
 
-    // ---- stage 0: window (datapath not reset, valid is)
-    reg [WIN-1:0] win_q;
-    reg [EW-1:0]  end_q, endm1_q;
-    reg           flush_q, v0_q;
+    // ---- stage 0: window, in two steps (a: coarse, b: fine shift); the
+    // stages before the buffer all move together (adv) when the last one
+    // is empty or the buffer takes it. Datapath not reset, valid is.
+    localparam LB = EW - EW / 2;              // fine shift bits
+    reg [WIN-1:0] xa_q, win_q;
+    reg [LB-1:0]  lo_q;
+    reg [EW-1:0]  end_a_q, endm1_a_q, end_q, endm1_q;
+    reg           flush_a_q, flush_q, va_q, v0_q;
     wire          p_ready;
-    assign s_ready = !v0_q || p_ready;
-    // {bits, 0} << (WIN-1-end): the record's first bit lands ph bits below
-    // the window's top
+    wire          adv = p_ready || !v0_q;
+    assign s_ready = adv;
+    // {bits, 0} << (WIN-1-end) = ... << ~end: the record's first bit lands
+    // ph bits below the window's top
     wire [WIN-1:0] bits_x = {{(WIN-MAXLEN-1){1'b0}}, s_bits, 1'b0};
+    wire [EW-1:0]  amt    = ~s_end;
     always @(posedge clk) begin
-        if (s_ready) begin
-            win_q   <= bits_x << ~s_end;
-            end_q   <= s_end;
-            endm1_q <= s_endm1;
-            flush_q <= s_flush;
+        if (adv) begin
+            xa_q      <= bits_x << {amt[EW-1:LB], {LB{1'b0}}};
+            lo_q      <= amt[LB-1:0];
+            end_a_q   <= s_end;
+            endm1_a_q <= s_endm1;
+            flush_a_q <= s_flush;
+            win_q     <= xa_q << lo_q;
+            end_q     <= end_a_q;
+            endm1_q   <= endm1_a_q;
+            flush_q   <= flush_a_q;
         end
-        if (rst)
+        if (rst) begin
+            va_q <= 1'b0;
             v0_q <= 1'b0;
-        else if (s_ready)
-            v0_q <= s_valid;
+        end else if (adv) begin
+            va_q <= s_valid;
+            v0_q <= va_q;
+        end
     end
 
     // ---- stage 1
@@ -85,12 +98,13 @@ module trc_packer #(
     reg [BUF_W-1:0] buf_q, buf_d;
     reg [CNTW-1:0]  cnt_q, cnt_d;
     reg             fl_q, fl_d;
-    reg [CNTW-1:0]  fli_q, fli_d;
+    reg [WW-1:0]    fli_q, fli_d;
     reg [KW-1:0]    keep_q, keep_d;
     reg             rdy_q;
 
-    wire last    = fl_q && fli_q == {CNTW{1'b0}};
-    wire avail   = cnt_q >= OUT_C;
+    wire [WW-1:0] wq     = cnt_q[CNTW-1:OWL];  // whole words pending
+    wire last    = fl_q && fli_q == {WW{1'b0}};
+    wire avail   = wq != {WW{1'b0}};
     wire emit_ok = !m_axis_tvalid || m_axis_tready;
     wire emit    = avail && emit_ok;
 
@@ -98,26 +112,29 @@ module trc_packer #(
     assign p_ready = rdy_q && !(fl_q && flush_q);
     wire fire = v0_q && p_ready;
 
-    // The window goes in below the pending whole words, then the top word
-    // leaves (when it does, at least OUT_W bits were pending, so the record
-    // is not in it).
-    wire [CNTW-1:0]  cnt_wb   = {cnt_q[CNTW-1:OWL], {OWL{1'b0}}};
-    wire [CNTW-1:0]  cnt_new  = cnt_wb + {{(CNTW-EW){1'b0}}, end_q};
-    wire [CNTW-1:0]  cnt_m1   = cnt_wb + {{(CNTW-EW){1'b0}}, endm1_q};
-    wire [CNTW-OWL-1:0] cnt_li = cnt_m1[CNTW-1:OWL];    // last word, from the top
-    // whole words
-    wire [CNTW-1:0]  cnt_pad  = {cnt_li + 1'b1, {OWL{1'b0}}};
+    // The window goes in below the pending whole words (the bit count's low
+    // bits are the window's phase), then the top word leaves (when it does,
+    // at least OUT_W bits were pending, so the record is not in it). Word
+    // arithmetic only: the end positions' low bits are the count's.
+    wire [WW-1:0]    end_hi   = {{(WW-EH){1'b0}}, end_q[EW-1:OWL]};
+    wire [WW-1:0]    em1_hi   = {{(WW-EH){1'b0}}, endm1_q[EW-1:OWL]};
+    wire [WW-1:0]    w_new    = wq + end_hi;
+    wire [WW-1:0]    cnt_li   = wq + em1_hi;         // last word, from the top
+    wire [WW-1:0]    w_pad    = cnt_li + 1'b1;       // whole words after a flush
+    wire [CNTW-1:0]  cnt_new  = {w_new, end_q[OWL-1:0]};
+    wire [CNTW-1:0]  cnt_pad  = {w_pad, {OWL{1'b0}}};
+    wire [CNTW-1:0]  cnt_wb   = {wq, {OWL{1'b0}}};
     // bytes of the last word in use, 1..KW: a run of ones from the MSB
-    wire [CNTW-1:0]  lbytes   = {{(CNTW-OWL){1'b0}}, cnt_m1[OWL-1:0]} / 8 + 1'b1;
+    wire [OWL:0]     lbytes   = {1'b0, endm1_q[OWL-1:0]} / 8 + 1'b1;
     wire [KW-1:0]    keep_new = ~({KW{1'b1}} >> lbytes);
     wire [BUF_W-1:0] win_ext  = {win_q, {(BUF_W-WIN){1'b0}}};
     wire [BUF_W-1:0] buf_in   = fire ? buf_q | (win_ext >> cnt_wb) : buf_q;
     wire [CNTW-1:0]  cnt_x    = !fire ? cnt_q : flush_q ? cnt_pad : cnt_new;
-    wire [CNTW-OWL-1:0] emit_w = {{(CNTW-OWL-1){1'b0}}, emit};
+    wire [WW-1:0]    w_x      = !fire ? wq : flush_q ? w_pad : w_new;
+    wire [WW-1:0]    emit_w   = {{(WW-1){1'b0}}, emit};
     // the next cycle's s_ready (see rdy_q), without a subtract in the way
-    wire rdy_n = (emit ? cnt_x < TO_C : cnt_x < T_C) &&
-                 (fire && flush_q ? cnt_li <= emit_w :
-                  !fl_q || fli_q <= {{(CNTW-1){1'b0}}, emit});
+    wire rdy_n = (emit ? w_x <= TW_C : w_x < TW_C) &&
+                 (fire && flush_q ? cnt_li <= emit_w : !fl_q || fli_q <= emit_w);
 
     always @* begin
         buf_d  = emit ? buf_in << OUT_W : buf_in;
@@ -127,11 +144,11 @@ module trc_packer #(
         keep_d = keep_q;
         if (fire && flush_q) begin
             fl_d   = 1'b1;
-            fli_d  = {{OWL{1'b0}}, cnt_li};
+            fli_d  = cnt_li;
             keep_d = keep_new;
         end
         if (emit && fl_d) begin
-            if (fli_d == {CNTW{1'b0}})
+            if (fli_d == {WW{1'b0}})
                 fl_d = 1'b0;
             else
                 fli_d = fli_d - 1'b1;
@@ -194,7 +211,7 @@ module trc_packer #(
             assert (m_axis_tkeep != {KW{1'b0}} && (m_axis_tlast || &m_axis_tkeep))
                 else $error("%m: empty or early-ended word without tlast");
         if (!rst)
-            assert (cnt_q <= BUF_C && (!fl_q || (cnt_q >> OWL) > fli_q))
+            assert (cnt_q <= BUF_C && (!fl_q || wq > fli_q))
                 else $error("%m: bit count out of range");
     end
 `endif
