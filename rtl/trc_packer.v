@@ -49,7 +49,6 @@ module trc_packer #(
     localparam WW    = CNTW - OWL;            // word count bits
     localparam EH    = EW - OWL;              // whole-word bits of an end position
     localparam [CNTW-1:0] OUT_C = OUT_W[CNTW-1:0];
-    localparam [CNTW-1:0] BUF_C = BUF_W[CNTW-1:0];
     localparam [WW-1:0]   TW_C  = TW_I[WW-1:0];
 
     // ---- stage 0: window, in two steps (a: coarse, b: fine shift); the
@@ -194,6 +193,7 @@ module trc_packer #(
     end
 
 `ifdef TRC_ASSERT
+    localparam [CNTW-1:0] BUF_C = BUF_W[CNTW-1:0];
     reg             past_stall_q;
     reg [OUT_W-1:0] past_data_q;
     reg [KW-1:0]    past_keep_q;
