@@ -27,3 +27,26 @@ expect_fail() {
   if [ $rc -eq 1 -o $rc -eq 2 ] && grep -Eq "$pat" "$W/ef.err"; then echo "ok $name"
   else echo "not ok $name (rc $rc)"; head -3 "$W/ef.err"; fi
 }
+
+# run_jobs FILE LABEL: runs the "NAME|COMMAND" lines of FILE, $JOBS at a time
+# (default 2), one "ok NAME" / "not ok NAME" line each (a "+NAME" also shows
+# the command's last output line), then a timing line.
+run_one() {
+  local line=$1 name cmd out rc show=0
+  name=${line%%|*}; cmd=${line#*|}
+  case "$name" in "+"*) show=1; name=${name#+} ;; esac
+  out=$(eval "$cmd" 2>&1); rc=$?
+  if [ $rc -eq 0 ]; then
+    if [ $show = 1 ]; then printf 'ok %s\n%s\n' "$name" "$(tail -1 <<< "$out" | sed 's/^/  /')"
+    else printf 'ok %s\n' "$name"; fi
+  else
+    printf 'not ok %s\n%s\n  command: %s\n' "$name" "$(tail -4 <<< "$out" | sed 's/^/  /')" "$cmd"
+  fi
+}
+run_jobs() {
+  local start
+  start=$(date +%s)
+  export -f run_one
+  xargs -P "${JOBS:-2}" -d '\n' -n 1 bash -c 'run_one "$1"' _ < "$1"
+  echo "$(wc -l < "$1") $2 in $(( $(date +%s) - start )) s on ${JOBS:-2} jobs"
+}

@@ -10,6 +10,7 @@
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 cd "$(dirname "$0")/.."
+. tests/lib.sh
 S=build/sim
 JOBS=${TRC_JOBS:-2}
 mkdir -p build
@@ -142,20 +143,5 @@ else
   echo "not ok icarus vectors"; sed 's/^/  /' $I/vec.log
 fi
 
-run_one() {
-  local line=$1 name cmd out rc show=0
-  name=${line%%|*}; cmd=${line#*|}
-  case "$name" in "+"*) show=1; name=${name#+} ;; esac
-  out=$(eval "$cmd" 2>&1); rc=$?
-  if [ $rc -eq 0 ]; then
-    if [ $show = 1 ]; then printf 'ok %s\n%s\n' "$name" "$(tail -1 <<< "$out" | sed 's/^/  /')"
-    else printf 'ok %s\n' "$name"; fi
-  else
-    printf 'not ok %s\n%s\n  command: %s\n' "$name" "$(tail -4 <<< "$out" | sed 's/^/  /')" "$cmd"
-  fi
-}
-export -f run_one
-start=$(date +%s)
-xargs -P "$JOBS" -d '\n' -n 1 bash -c 'run_one "$1"' _ < "$jobs"
-echo "$(wc -l < "$jobs") RTL simulations in $(( $(date +%s) - start )) s on $JOBS jobs"
+run_jobs "$jobs" "RTL simulations"
 exit 0

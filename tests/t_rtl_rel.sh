@@ -8,6 +8,7 @@
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 cd "$(dirname "$0")/.."
+. tests/lib.sh
 S=build/sim
 JOBS=${TRC_JOBS:-2}
 mkdir -p build
@@ -101,22 +102,7 @@ job "+soak 200k records (OUT_W 8, stalls 0.3)" \
   "$S/soak/Vtrc_sim_enc --records 200000 --out-w 8 --stall-in 0.3 --stall-out 0.3 \
    --seed 8 $S/data/*.20k.txt"
 
-run_one() {
-  local line=$1 name cmd out rc show=0
-  name=${line%%|*}; cmd=${line#*|}
-  case "$name" in "+"*) show=1; name=${name#+} ;; esac
-  out=$(eval "$cmd" 2>&1); rc=$?
-  if [ $rc -eq 0 ]; then
-    if [ $show = 1 ]; then printf 'ok %s\n%s\n' "$name" "$(tail -1 <<< "$out" | sed 's/^/  /')"
-    else printf 'ok %s\n' "$name"; fi
-  else
-    printf 'not ok %s\n%s\n  command: %s\n' "$name" "$(tail -4 <<< "$out" | sed 's/^/  /')" "$cmd"
-  fi
-}
-export -f run_one
-start=$(date +%s)
-xargs -P "$JOBS" -d '\n' -n 1 bash -c 'run_one "$1"' _ < "$jobs"
-echo "$(wc -l < "$jobs") reliability simulations in $(( $(date +%s) - start )) s on $JOBS jobs"
+run_jobs "$jobs" "reliability simulations"
 
 # ---- formal, short: control properties proven (BMC + k-induction), data
 # integrity bounded (make formal goes deeper)
