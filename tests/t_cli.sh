@@ -41,6 +41,8 @@ n=lua_errors_t10
 t asan_round_trip_$n bash -c "$ASAN compress $W/$n.txt $W/a.trc && $ASAN decompress $W/a.trc - | cmp - $W/$n.canon && $ASAN stats $W/a.trc >/dev/null"
 t stats_of_text_equals_stats_of_trc bash -c "cmp <($TRC stats $W/$n.txt --json) <($TRC stats $W/$n.trc --json)"
 t stats_text_table bash -c "$TRC stats $W/$n.trc | grep -q 'total (with kind bit)'"
+cat $W/$n.canon $W/$n.canon > $W/twice.txt
+t progress_lines bash -c "TRC_PROGRESS=1 $TRC compress $W/twice.txt $W/pg.trc 2>&1 >/dev/null | grep -qx 'trc: $W/twice.txt: 1048576 records read' && TRC_PROGRESS=0 $TRC compress $W/twice.txt $W/pg.trc 2>&1 | wc -c | grep -qx 0"
 t stdin_stdout bash -c "cat $W/$n.txt | $TRC compress - - | $TRC decompress - - | cmp - $W/$n.canon"
 t raw_stream bash -c "$TRC compress --raw $W/$n.txt $W/r.bin && $TRC decompress --raw $W/r.bin - | cmp - $W/$n.canon && [ \$(stat -c %s $W/r.bin) -eq \$(( \$(stat -c %s $W/$n.trc) - 16 )) ]"
 for opt in "--nt 16" "--nt 32" "--dict-bits 1" "--dict-bits 2" "--dict-bits 4" "--dict-bits 8,7,8" "--dict-bits 2,4,5" "--type-bits 4 --value-bits 20" "--fid-bits=10"; do

@@ -4,10 +4,12 @@
  * text v1, a .trc container or a bare stream, with errors that name the file
  * and the line or the byte and bit offset.
  */
+#define _POSIX_C_SOURCE 200809L /* isatty */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trc_cli.h"
 
@@ -147,6 +149,8 @@ struct cli_reader {
     uint64_t seen;           /* trace records accounted for (read or lost) */
     uint64_t last_time;      /* ticks up to the end of the last good frame */
     unsigned damage;         /* damage events reported */
+    uint64_t nread;          /* records handed out, for progress lines */
+    int progress;            /* 1: progress lines on stderr */
     trc_stats sum;           /* figures of all good frames */
 };
 
@@ -191,6 +195,7 @@ cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
         return NULL;
     }
     rd->cap = BUF_BYTES;
+    rd->progress = -1;
     rd->path = path;
     rd->p = *p;
     rd->f = f;
@@ -522,11 +527,31 @@ unsigned cli_reader_damage(const cli_reader *rd)
     return rd->damage;
 }
 
+/* Long runs say how far they are: a line on stderr every 2^20 records when
+ * stderr is a terminal, or always with TRC_PROGRESS=1 (TRC_PROGRESS=0: never). */
+#define PROGRESS_EVERY (UINT64_C(1) << 20)
+
+static void progress(cli_reader *rd)
+{
+    if (rd->progress < 0) {
+        const char *env = getenv("TRC_PROGRESS");
+        rd->progress = env ? env[0] == '1' : isatty(2);
+    }
+    if (rd->progress)
+        fprintf(stderr, "trc: %s: %llu records read\n", rd->path,
+                (unsigned long long)rd->nread);
+}
+
 int cli_reader_next(cli_reader *rd, trc_record *r)
 {
+    int got;
     if (rd->framed)
-        return next_framed(rd, r);
-    return rd->stream ? next_stream(rd, r) : next_text(rd, r);
+        got = next_framed(rd, r);
+    else
+        got = rd->stream ? next_stream(rd, r) : next_text(rd, r);
+    if (got == 1 && ++rd->nread % PROGRESS_EVERY == 0)
+        progress(rd);
+    return got;
 }
 
 const trc_params *cli_reader_params(const cli_reader *rd)
