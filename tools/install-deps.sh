@@ -19,8 +19,11 @@ missing=()
 for cmd in "${!deb[@]}"; do
   command -v "$cmd" >/dev/null 2>&1 || missing+=("${deb[$cmd]}")
 done
-# libFuzzer and the sanitizer runtimes ship apart from the clang driver.
-if command -v clang >/dev/null 2>&1; then
+# libFuzzer and the sanitizer runtimes ship apart from the clang driver:
+# install them with clang, or alone when the probe cannot link.
+if ! command -v clang >/dev/null 2>&1; then
+  missing+=(libclang-rt-14-dev)
+else
   echo 'int LLVMFuzzerTestOneInput(const char*d,unsigned long n){(void)d;(void)n;return 0;}' \
     > /tmp/trc_fz_probe.c
   clang -fsanitize=fuzzer /tmp/trc_fz_probe.c -o /tmp/trc_fz_probe 2>/dev/null \
