@@ -20,10 +20,10 @@ deps:
 	@tools/install-deps.sh
 
 # Release and sanitizer builds share one pattern: $(B)/<variant>/...
-$(B)/rel/%.o: %.c model/trc.h $(wildcard tools/*.h)
+$(B)/rel/%.o: %.c $(wildcard model/*.h tools/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -Imodel -Itools -c $< -o $@
-$(B)/asan/%.o: %.c model/trc.h $(wildcard tools/*.h)
+$(B)/asan/%.o: %.c $(wildcard model/*.h tools/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(SANFLAGS) -Imodel -Itools -c $< -o $@
 
@@ -50,7 +50,7 @@ unit: $(addprefix $(B)/,$(UNIT)) $(addprefix $(B)/asan/,$(UNIT)) $(B)/trc $(B)/a
 # libFuzzer targets (clang): tests/fuzz/fuzz_*.c against the library and the
 # CLI's sources (all but its main).
 FUZZ := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(CLI_SRCS) model/trc.h $(wildcard tools/*.h)
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(CLI_SRCS) $(wildcard model/*.h tools/*.h)
 	@mkdir -p $(dir $@)
 	clang -std=gnu99 -g -O1 -fsanitize=fuzzer,address,undefined \
 	  -fno-sanitize-recover=all -Imodel -Itools $< $(LIB_SRCS) $(CLI_SRCS) -lm -o $@

@@ -58,10 +58,21 @@ typedef struct {
     unsigned nd_f;   /* function dictionary address bits, 1..8, <= fid_w */
     unsigned nd_t;   /* type dictionary address bits, 1..8, <= type_w */
     unsigned nd_v;   /* value dictionary address bits, 1..8, <= val_w */
+    unsigned mode;   /* coding mode: TRC_MODE_PAPER or TRC_MODE_STACK */
+    unsigned sk;     /* stack mode: predictor table index bits, 4..12 */
+    unsigned sd;     /* stack mode: shadow call stack depth, 1..64 */
 } trc_params;
 
-/* The paper's implementation: NT 23, FID_W 15, TYPE_W 7, VAL_W 16, ND 3. */
+#define TRC_MODE_PAPER 0 /* the paper's per-field dictionaries */
+#define TRC_MODE_STACK 1 /* shadow stack + context predictor (format.md 4.7) */
+#define TRC_SK_MAX 12
+#define TRC_SD_MAX 64
+
+/* The paper's implementation: NT 23, FID_W 15, TYPE_W 7, VAL_W 16, ND 3
+ * (mode paper; sk and sd are zero in paper mode). */
 trc_params trc_params_paper(void);
+/* The same field widths in stack mode with SK 9 and SD 16. */
+trc_params trc_params_stack(void);
 /* Returns TRC_OK when every field is in range, else TRC_ERR_PARAM. */
 trc_error trc_params_check(const trc_params *p);
 /* NZ: the number of bits needed to write NT (5 for NT = 23). */
@@ -122,10 +133,26 @@ typedef struct {
     unsigned wp;   /* FIFO write pointer */
 } trc_dict;
 
+/* Stack mode predictor state (docs/format.md 4.7), shared by both ends. */
+typedef struct {
+    uint32_t key;  /* predicted function key: exit flag << FID_W | id */
+    uint16_t pd;   /* last delta, saturated at 4095 */
+    uint8_t kb;    /* tracked delta bit length, 0..32 */
+    uint8_t m, h;  /* delta mode (0 near, 1 noisy); last event predicted */
+} trc_pentry;
+
+typedef struct {
+    trc_pentry tab[1u << TRC_SK_MAX];
+    uint32_t stack[TRC_SD_MAX]; /* ring buffer, stack[t] is the top */
+    unsigned t, c;              /* top index, entries held (<= SD) */
+    uint32_t prev;              /* key of the last function record */
+} trc_stk;
+
 typedef struct {
     trc_params p;
     unsigned nz;
     trc_dict fdict, tdict, vdict;
+    trc_stk stk;      /* stack mode only */
     uint64_t acc;     /* pending output bits, right-aligned */
     unsigned nacc;    /* number of pending bits, < 8 between calls */
     uint64_t pending; /* TIME_EXT records still owed to the current record */
@@ -184,6 +211,7 @@ typedef struct {
     trc_params p;
     unsigned nz;
     trc_dict fdict, tdict, vdict;
+    trc_stk stk;        /* stack mode only */
     unsigned bit;       /* bits of the next input byte already consumed */
     uint64_t carry;     /* delta folded from TIME_EXT/END/SYNC so far */
     uint64_t bits_done; /* stream bits consumed, for error offsets */
@@ -217,12 +245,12 @@ uint64_t trc_decoder_bit_offset(const trc_decoder *d);
 /* ---- Container (.trc) ----------------------------------------------------- */
 
 #define TRC_HEADER_BYTES 16
-#define TRC_MODE_PAPER 0
 
-/* Writes the 16-byte header for params and mode. */
+/* Writes the 16-byte header for params; mode must equal p->mode. */
 trc_error trc_header_write(const trc_params *p, unsigned mode,
                            uint8_t out[TRC_HEADER_BYTES]);
-/* Parses a header. len may be short: TRC_ERR_TRUNCATED then. */
+/* Parses a header into *p (mode, SK, SD included); *mode = p->mode.
+ * len may be short: TRC_ERR_TRUNCATED then. */
 trc_error trc_header_read(const uint8_t *in, size_t len, trc_params *p,
                           unsigned *mode);
 

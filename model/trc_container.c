@@ -28,8 +28,8 @@ trc_error trc_header_write_ex(const trc_params *p, unsigned mode,
         return TRC_ERR_HEADER;
     if (trc_params_check(p) != TRC_OK)
         return TRC_ERR_PARAM;
-    if (mode != TRC_MODE_PAPER)
-        return TRC_ERR_VERSION;
+    if (mode != p->mode)
+        return TRC_ERR_PARAM;
     for (int i = 0; i < 4; i++)
         out[i] = magic[i];
     out[4] = TRC_CONTAINER_VERSION;
@@ -42,7 +42,8 @@ trc_error trc_header_write_ex(const trc_params *p, unsigned mode,
     out[11] = (uint8_t)p->nd_t;
     out[12] = (uint8_t)p->nd_v;
     out[13] = (uint8_t)flags;
-    out[14] = out[15] = 0; /* reserved, must be zero */
+    out[14] = (uint8_t)p->sk; /* zero in paper mode */
+    out[15] = (uint8_t)p->sd;
     return TRC_OK;
 }
 
@@ -54,11 +55,12 @@ trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
             return i >= len ? TRC_ERR_TRUNCATED : TRC_ERR_MAGIC;
     if (len < TRC_HEADER_BYTES)
         return TRC_ERR_TRUNCATED;
-    if (in[4] != TRC_CONTAINER_VERSION || in[5] != TRC_MODE_PAPER)
+    if (in[4] != TRC_CONTAINER_VERSION || in[5] > TRC_MODE_STACK)
         return TRC_ERR_VERSION;
-    if ((in[13] & ~TRC_FLAG_FRAMED) || in[14] || in[15])
+    if (in[13] & ~TRC_FLAG_FRAMED)
         return TRC_ERR_HEADER;
-    trc_params q = {in[6], in[7], in[8], in[9], in[10], in[11], in[12]};
+    trc_params q = {in[6], in[7], in[8], in[9], in[10], in[11], in[12],
+                    in[5], in[14], in[15]};
     if (trc_params_check(&q) != TRC_OK)
         return TRC_ERR_HEADER;
     *p = q;

@@ -7,6 +7,7 @@
 
 #include "trc.h"
 #include "trc_dict.h"
+#include "trc_stack.h"
 
 /* Bit reader over src[0..len). Reads past the end return zero bits; the
  * caller detects the overrun from pos > end after a whole record. */
@@ -63,6 +64,8 @@ static void reset_dicts(trc_decoder *d)
     trc_dict_reset(&d->fdict, d->p.nd_f);
     trc_dict_reset(&d->tdict, d->p.nd_t);
     trc_dict_reset(&d->vdict, d->p.nd_v);
+    if (d->p.mode == TRC_MODE_STACK)
+        trc_stk_reset(&d->p, &d->stk);
 }
 
 trc_error trc_decoder_init(trc_decoder *d, const trc_params *p)
@@ -104,6 +107,133 @@ static uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned key_w,
     return key;
 }
 
+/* Paper timestamp code (z, then the bits below the leading one). */
+static trc_error get_time(const trc_decoder *d, bitr *r, uint32_t *delta)
+{
+    uint64_t v = peek(r);
+    uint32_t z = TOP(v, d->nz);
+    unsigned low = 0;
+    *delta = 0;
+    if (z > d->p.nt)
+        return TRC_ERR_CORRUPT;
+    if (z < d->p.nt) {
+        low = d->p.nt - 1u - z;
+        *delta = UINT32_C(1) << low;
+        if (low)
+            *delta |= TOP(v << d->nz, low);
+    }
+    r->pos += d->nz + low;
+    return TRC_OK;
+}
+
+/* The ranked unary code of put_rank(): leading ones, capped at n - 1. */
+static unsigned get_rank(bitr *r, const uint8_t *alpha, unsigned n)
+{
+    uint64_t v = peek(r);
+    unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
+    unsigned i = ones < n - 1u ? ones : n - 1u;
+    unsigned len = i + (i < n - 1u);
+    r->pos += len;
+    return alpha[i];
+}
+
+/* Stack mode delta symbol and its payload, mirror of put_stack(). */
+static trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
+                                 const uint8_t *alpha, unsigned n,
+                                 uint32_t *delta)
+{
+    const uint32_t dmax = (uint32_t)((UINT64_C(1) << d->p.nt) - 1u);
+    uint64_t start = r->pos;
+    unsigned sym = get_rank(r, alpha, n);
+    trc_error err = TRC_OK;
+    if (sym == SYM_EQ) {
+        *delta = e->pd;
+    } else if (sym == SYM_NEAR) {
+        unsigned down = get(r, 1);
+        if (down ? e->pd == 0 : e->pd >= dmax)
+            return TRC_ERR_CORRUPT;
+        *delta = down ? e->pd - 1u : e->pd + 1u;
+    } else if (sym == SYM_ESC) {
+        err = get_time(d, r, delta);
+    } else {
+        int len = (int)e->kb + trc_sym_j[sym];
+        if (len < 1 || len > (int)d->p.nt)
+            return TRC_ERR_CORRUPT;
+        *delta = UINT32_C(1) << (len - 1);
+        if (len > 1)
+            *delta |= get(r, (unsigned)len - 1u);
+    }
+    d->st.coded_bits[TRC_F_TIMESTAMP] += r->pos - start;
+    return err;
+}
+
+/* Paper mode: timestamp, kind bit, then the function or type/value codes.
+ * Sets *os, then *key (function) or *type and *val (OS). */
+static trc_error get_paper(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
+                           uint32_t *key, uint32_t *type, uint32_t *val)
+{
+    const trc_params *p = &d->p;
+    trc_stats *st = &d->st;
+    uint64_t start = r->pos;
+    trc_error err = get_time(d, r, delta);
+    if (err != TRC_OK)
+        return err;
+    st->coded_bits[TRC_F_TIMESTAMP] += r->pos - start;
+    st->kind_bits++;
+    *os = (int)get(r, 1);
+    if (!*os) {
+        *key = get_dict(r, &d->fdict, p->nd_f, p->fid_w + 1u,
+                        UINT32_C(1) << p->fid_w, st, TRC_F_FUNCTION);
+    } else {
+        *type = get_dict(r, &d->tdict, p->nd_t, p->type_w, 0, st, TRC_F_TYPE);
+        *val = get_dict(r, &d->vdict, p->nd_v, p->val_w, 0, st, TRC_F_VALUE);
+    }
+    return TRC_OK;
+}
+
+/* Stack mode, mirror of the encoder's put_stack(). The NP code and the event
+ * class count as kind bits; the delta symbol and payload as timestamp. */
+static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
+                           uint32_t *key, uint32_t *type, uint32_t *val)
+{
+    const trc_params *p = &d->p;
+    trc_stats *st = &d->st;
+    trc_stk *s = &d->stk;
+    unsigned idx = trc_stk_index(p, s);
+    const trc_pentry en = s->tab[idx];
+    uint8_t alpha[TRC_RANK_MAX];
+    unsigned n = trc_stk_alphabet(&en, 1, alpha);
+    uint64_t start = r->pos;
+    uint64_t v = peek(r);
+    unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
+    int pred = ones >= n - 1u || alpha[ones] != SYM_NP;
+    *os = 0;
+    if (pred) {
+        *key = en.key;
+    } else {
+        get_rank(r, alpha, n);
+        unsigned cls = get(r, 1) ? 2u + get(r, 1) : 0u;
+        st->kind_bits += r->pos - start;
+        if (cls == 0) {
+            *key = (UINT32_C(1) << p->fid_w) | trc_stk_top(s);
+        } else if (cls == 2) {
+            *key = get_dict(r, &d->fdict, p->nd_f, p->fid_w + 1u,
+                            UINT32_C(1) << p->fid_w, st, TRC_F_FUNCTION);
+        } else {
+            *os = 1;
+            *type = get_dict(r, &d->tdict, p->nd_t, p->type_w, 0, st,
+                             TRC_F_TYPE);
+            *val = get_dict(r, &d->vdict, p->nd_v, p->val_w, 0, st,
+                            TRC_F_VALUE);
+        }
+        n = trc_stk_alphabet(&en, 0, alpha);
+    }
+    trc_error err = get_stack_delta(d, r, &en, alpha, n, delta);
+    if (err == TRC_OK && !*os)
+        trc_stk_update(p, s, idx, *key, *delta, pred);
+    return err;
+}
+
 /* Decodes one record. *out is set and 1 returned through *emit when the
  * record is a trace record; reserved ones only move the decoder's state. */
 static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
@@ -111,29 +241,18 @@ static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
 {
     const trc_params *p = &d->p;
     trc_stats *st = &d->st;
-    /* Timestamp and kind bit: at most 6 + 31 + 1 bits, one peek. */
-    uint64_t v = peek(r);
-    uint32_t z = TOP(v, d->nz), delta = 0;
-    unsigned low = 0;
-    if (z > p->nt)
-        return TRC_ERR_CORRUPT;
-    if (z < p->nt) {
-        low = p->nt - 1u - z;
-        delta = UINT32_C(1) << low;
-        if (low)
-            delta |= TOP(v << d->nz, low);
-    }
-    unsigned os = (unsigned)((v << (d->nz + low)) >> 63);
-    r->pos += d->nz + low + 1u;
-    st->coded_bits[TRC_F_TIMESTAMP] += d->nz + low;
+    uint32_t delta = 0, key = 0, type = 0, val = 0;
+    int os = 0;
+    trc_error err = p->mode == TRC_MODE_STACK
+                        ? get_stack(d, r, &delta, &os, &key, &type, &val)
+                        : get_paper(d, r, &delta, &os, &key, &type, &val);
+    if (err != TRC_OK)
+        return err;
     st->raw_bits[TRC_F_TIMESTAMP] += p->nt;
-    st->kind_bits++;
     *emit = 0;
 
     if (!os) {
         uint32_t flip = UINT32_C(1) << p->fid_w;
-        uint32_t key = get_dict(r, &d->fdict, p->nd_f, p->fid_w + 1u, flip,
-                                st, TRC_F_FUNCTION);
         st->function++;
         st->raw_bits[TRC_F_FUNCTION] += p->fid_w + 1u;
         out->kind = (key & flip) ? TRC_EXIT : TRC_ENTRY;
@@ -141,10 +260,6 @@ static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
         out->b = 0;
         *emit = 1;
     } else {
-        uint32_t type = get_dict(r, &d->tdict, p->nd_t, p->type_w, 0, st,
-                                 TRC_F_TYPE);
-        uint32_t val = get_dict(r, &d->vdict, p->nd_v, p->val_w, 0, st,
-                                TRC_F_VALUE);
         st->os++;
         st->raw_bits[TRC_F_TYPE] += p->type_w;
         st->raw_bits[TRC_F_VALUE] += p->val_w;

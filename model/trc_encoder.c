@@ -6,6 +6,7 @@
 
 #include "trc.h"
 #include "trc_dict.h"
+#include "trc_stack.h"
 
 /* Bit writer over the caller's buffer. Between flushes acc holds n valid
  * bits (right-aligned); flush() stores 8 bytes at once and keeps the < 8 bits
@@ -53,6 +54,8 @@ static void reset_dicts(trc_encoder *e)
     trc_dict_reset(&e->fdict, e->p.nd_f);
     trc_dict_reset(&e->tdict, e->p.nd_t);
     trc_dict_reset(&e->vdict, e->p.nd_v);
+    if (e->p.mode == TRC_MODE_STACK)
+        trc_stk_reset(&e->p, &e->stk);
 }
 
 trc_error trc_encoder_init(trc_encoder *e, const trc_params *p)
@@ -69,19 +72,28 @@ trc_error trc_encoder_init(trc_encoder *e, const trc_params *p)
     return TRC_OK;
 }
 
-/* Timestamp code (z in NZ bits, then the bits below the leading one) and
- * the kind bit, as one put of at most 6 + 31 + 1 bits. */
+/* Timestamp code: z in NZ bits, then the bits below the leading one. Returns
+ * the code, *bits its length (at most 6 + 31). */
+static inline uint64_t time_code(const trc_encoder *e, uint32_t d,
+                                 unsigned *bits)
+{
+    if (d == 0) {
+        *bits = e->nz;
+        return e->p.nt;
+    }
+    unsigned top = 31u - (unsigned)__builtin_clz(d); /* leading one */
+    *bits = e->nz + top;
+    return ((uint64_t)(e->p.nt - 1u - top) << top) |
+           (d & ((UINT32_C(1) << top) - 1u));
+}
+
+/* Timestamp code and the kind bit, as one put of at most 6 + 31 + 1 bits. */
 static inline void put_time_kind(const trc_encoder *e, bitw *w, uint32_t d,
                                  unsigned kind)
 {
-    if (d == 0) {
-        put(w, ((uint64_t)e->p.nt << 1) | kind, e->nz + 1u);
-    } else {
-        unsigned top = 31u - (unsigned)__builtin_clz(d); /* leading one */
-        uint64_t code = ((uint64_t)(e->p.nt - 1u - top) << top) |
-                        (d & ((UINT32_C(1) << top) - 1u));
-        put(w, (code << 1) | kind, e->nz + top + 1u);
-    }
+    unsigned bits;
+    uint64_t code = time_code(e, d, &bits);
+    put(w, (code << 1) | kind, bits + 1u);
     flush(w);
 }
 
@@ -100,19 +112,85 @@ static void put_dict(bitw *w, trc_dict *d, unsigned nd, uint32_t key,
     flush(w);
 }
 
+/* Ranked unary code: rank i of an n-symbol alphabet is i ones and a zero,
+ * the last rank only its n - 1 ones. */
+static inline void put_rank(bitw *w, const uint8_t *alpha, unsigned n,
+                            unsigned sym)
+{
+    unsigned i = 0;
+    while (alpha[i] != sym)
+        i++;
+    if (i + 1u == n)
+        put(w, (UINT64_C(1) << i) - 1u, i);
+    else
+        put(w, ((UINT64_C(1) << i) - 1u) << 1, i + 1u);
+    flush(w);
+}
+
+/* Stack mode (docs/format.md 4.7): a predicted function record is only its
+ * delta symbol; anything else is NP, an event class and its fields first. */
+static void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
+{
+    const trc_params *p = &e->p;
+    trc_stk *s = &e->stk;
+    unsigned idx = trc_stk_index(p, s);
+    const trc_pentry en = s->tab[idx];
+    uint32_t d = (uint32_t)r->delta;
+    int fn = r->kind != TRC_OS;
+    uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;
+    int pred = fn && key == en.key;
+    uint8_t alpha[TRC_RANK_MAX];
+    unsigned n = trc_stk_alphabet(&en, 1, alpha);
+    if (!pred) {
+        put_rank(w, alpha, n, SYM_NP);
+        if (r->kind == TRC_EXIT && r->a == trc_stk_top(s)) {
+            put(w, 0, 1);
+        } else if (fn) {
+            put(w, 2, 2);
+            put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u,
+                     UINT32_C(1) << p->fid_w);
+        } else {
+            put(w, 3, 2);
+            put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
+            put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
+        }
+        n = trc_stk_alphabet(&en, 0, alpha);
+    }
+    unsigned sym = trc_stk_symbol(&en, d), bits;
+    put_rank(w, alpha, n, sym);
+    if (sym == SYM_NEAR) {
+        put(w, d < en.pd, 1);
+    } else if (sym == SYM_ESC) {
+        uint64_t code = time_code(e, d, &bits);
+        put(w, code, bits);
+    } else if (sym != SYM_EQ) {
+        bits = trc_bitlen(d) - 1u;
+        put(w, d & ((UINT32_C(1) << bits) - 1u), bits);
+    }
+    flush(w);
+    if (fn)
+        trc_stk_update(p, s, idx, key, d, pred);
+}
+
 /* Codes one raw record already checked by trc_raw_check(). */
 static void put_raw(trc_encoder *e, bitw *w, const trc_record *r)
 {
     const trc_params *p = &e->p;
-    put_time_kind(e, w, (uint32_t)r->delta, r->kind == TRC_OS);
-    if (r->kind != TRC_OS) {
+    if (p->mode == TRC_MODE_STACK) {
+        put_stack(e, w, r);
+    } else if (r->kind != TRC_OS) {
+        put_time_kind(e, w, (uint32_t)r->delta, 0);
         uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;
         put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u,
                  UINT32_C(1) << p->fid_w);
         return;
+    } else {
+        put_time_kind(e, w, (uint32_t)r->delta, 1);
+        put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
+        put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
     }
-    put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
-    put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
+    if (r->kind != TRC_OS)
+        return;
     if (r->a == TRC_TYPE_END(p) || r->a == TRC_TYPE_SYNC(p))
         pad_to_byte(w);
     if (r->a == TRC_TYPE_SYNC(p))

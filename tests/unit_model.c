@@ -113,7 +113,7 @@ static int same(const trc_record *a, const trc_record *b, size_t n)
 static trc_params P(unsigned nt, unsigned fid, unsigned tw, unsigned vw,
                     unsigned nd)
 {
-    trc_params p = {nt, fid, tw, vw, nd, nd, nd};
+    trc_params p = {nt, fid, tw, vw, nd, nd, nd, TRC_MODE_PAPER, 0, 0};
     return p;
 }
 
@@ -523,6 +523,142 @@ static void test_text(void)
     check(n == 6 && !memcmp(buf, "0 L 3\n", 6), "text_format_lost");
 }
 
+/* Stack mode (docs/format.md 4.7). The expected bits below were worked out
+ * by hand from the format text, symbol by symbol; see the comments. */
+static void test_stack_worked_example(void)
+{
+    trc_params p = trc_params_stack(); /* NT 23, SK 9, SD 16 */
+    trc_record r[] = {
+        R(3, TRC_ENTRY, 0, 0), R(3, TRC_EXIT, 0, 0), R(4, TRC_ENTRY, 0, 0),
+        R(2, TRC_EXIT, 0, 0),
+    };
+    uint8_t b[64];
+    char s[600];
+    size_t n = enc_raw(&p, r, 4, b);
+    bits_of(b, n * 8, s);
+    const char *want =
+        /* E0 d3: index 0, reset entry predicts E0; d: L+2 (kb 0), rank 6
+         * of [EQ NP NEAR L0 L+1 L-1 L+2 ...], then 1 bit below the top. */
+        "1111110" "1"
+        /* X0 d3: index 0 again {E0, pd 3, kb 1, noisy, hit}: NP at rank 8,
+         * class exit-of-top 0, then EQ at rank 6 of the noisy order. */
+        "111111110" "0" "1111110"
+        /* E0 d4: top empty, prev X0: index 1, reset entry predicts E0;
+         * L+3 (kb 0) at rank 8, then 2 bits. */
+        "111111110" "00"
+        /* X0 d2: index 0 {X0, pd 3, kb 2, near, miss}: predicted; NEAR at
+         * rank 2, sign 1 (d = pd - 1). */
+        "110" "1"
+        /* END: index 1 {E0, pd 4, kb 1, noisy, hit}: NP rank 8, class OS
+         * 11, type 126 misses (111 1111110), value 0 hits (000), delta 0 is
+         * ESC, the last of 11 ranks (ten ones), z = 23; one pad bit. */
+        "111111110" "11" "111" "1111110" "000" "1111111111" "10111" "0";
+    check(n == 10 && !strcmp(s, want), "stack_worked_example_bits");
+    trc_record out[8];
+    size_t got;
+    trc_stats st;
+    trc_error e = dec_chunked(&p, b, n, 3, out, &got, &st);
+    check(e == TRC_OK && got == 4 && same(out, r, 4) && st.end == 1,
+          "stack_worked_example_decodes");
+    check(8 * n == st.coded_bits[TRC_F_TIMESTAMP] + st.coded_bits[TRC_F_FUNCTION] +
+                       st.coded_bits[TRC_F_TYPE] + st.coded_bits[TRC_F_VALUE] +
+                       st.kind_bits + st.pad_bits,
+          "stack_stats_add_up");
+}
+
+static void test_stack_round_trips(void)
+{
+    /* nt fid tw vw nd sk sd: corners of every range */
+    static const unsigned sets[][7] = {
+        {23, 15, 7, 16, 3, 9, 16}, {2, 1, 3, 1, 1, 4, 1},  {8, 8, 4, 8, 2, 5, 3},
+        {32, 31, 16, 32, 8, 12, 64}, {12, 6, 7, 16, 3, 4, 2}, {23, 15, 7, 16, 3, 12, 1},
+    };
+    enum { N = 3000 };
+    static trc_record in[N], out[N + 8];
+    static uint8_t b[N * 40];
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        trc_params p = P(sets[s][0], sets[s][1], sets[s][2], sets[s][3],
+                         sets[s][4]);
+        p.mode = TRC_MODE_STACK;
+        p.sk = sets[s][5];
+        p.sd = sets[s][6];
+        int ok = trc_params_check(&p) == TRC_OK;
+        for (unsigned seed = 1; seed <= 4; seed++) {
+            rng_state = seed * 7919 + s;
+            random_trace(&p, in, N);
+            /* Loops, so that predictions hit: repeat a 40-record pattern. */
+            if (seed >= 3)
+                for (size_t i = 40; i < N; i++)
+                    in[i] = in[i % 40];
+            trc_error err;
+            size_t cap = seed == 1 ? sizeof b : TRC_MAX_RECORD_BYTES + rnd() % 50;
+            size_t n = enc_trace(&p, in, N, b, cap, &err);
+            size_t got;
+            err = dec_chunked(&p, b, n, seed == 2 ? 1 : 200, out, &got, NULL);
+            ok &= err == TRC_OK && got == N && same(in, out, N);
+        }
+        char name[96];
+        snprintf(name, sizeof name, "stack_round_trip_nt%u_fid%u_sk%u_sd%u",
+                 sets[s][0], sets[s][1], sets[s][5], sets[s][6]);
+        check(ok, name);
+    }
+}
+
+static void test_stack_sync_and_errors(void)
+{
+    trc_params p = trc_params_stack();
+    enum { N = 200 };
+    trc_record in[N];
+    rng_state = 77;
+    random_trace(&p, in, N);
+    for (size_t i = 0; i < N; i++)
+        if (in[i].delta > 1000 || in[i].kind == TRC_LOST)
+            in[i] = R(in[i].delta % 1000, TRC_ENTRY, 3, 0);
+    static uint8_t a[N * 40], b[N * 80];
+    trc_encoder e;
+    size_t len, at = 0, alen = 0, used;
+    /* A alone, then A, SYNC, A: after the SYNC the bytes repeat A's. */
+    trc_encoder_init(&e, &p);
+    trc_encode(&e, in, N, &used, a, sizeof a, &alen);
+    trc_encode_sync(&e, a + alen, TRC_MAX_RECORD_BYTES, &len);
+    alen += len;
+    trc_encoder_init(&e, &p);
+    for (int k = 0; k < 2; k++) {
+        trc_encode(&e, in, N, &used, b + at, sizeof b - at, &len);
+        at += len;
+        trc_encode_sync(&e, b + at, TRC_MAX_RECORD_BYTES, &len);
+        at += len;
+    }
+    check(at == 2 * alen && !memcmp(a, b, alen) && !memcmp(a, b + alen, alen),
+          "stack_sync_resets_predictor");
+
+    /* kb + j out of 1..NT: from the reset state (kb 0) L-1 is rank 5 of
+     * [EQ NP NEAR L0 L+1 L-1 ...] with a predicted E0. */
+    uint8_t bad[] = {0xF8, 0x00, 0x00, 0x00};
+    trc_record out[4];
+    size_t got;
+    check(dec_chunked(&p, bad, sizeof bad, 4, out, &got, NULL) == TRC_ERR_CORRUPT,
+          "stack_length_out_of_range_corrupt");
+
+    uint8_t h[TRC_HEADER_BYTES];
+    trc_params q;
+    unsigned mode;
+    check(trc_header_write(&p, TRC_MODE_STACK, h) == TRC_OK && h[5] == 1 &&
+              h[14] == 9 && h[15] == 16 &&
+              trc_header_read(h, sizeof h, &q, &mode) == TRC_OK &&
+              mode == TRC_MODE_STACK && !memcmp(&p, &q, sizeof p),
+          "stack_header_round_trip");
+    check(trc_header_write(&p, TRC_MODE_PAPER, h) == TRC_ERR_PARAM,
+          "header_mode_must_match_params");
+    trc_params pp = trc_params_paper();
+    trc_header_write(&pp, TRC_MODE_PAPER, h);
+    h[14] = 9;
+    check(trc_header_read(h, sizeof h, &q, &mode) == TRC_ERR_HEADER,
+          "paper_header_with_table_bits_rejected");
+    p.sk = 13;
+    check(trc_params_check(&p) == TRC_ERR_PARAM, "stack_params_range");
+}
+
 static void test_container_and_bin(void)
 {
     trc_params p = P(16, 8, 5, 12, 2), q;
@@ -611,6 +747,9 @@ int main(void)
     test_checks();
     test_corrupt();
     test_random_round_trips();
+    test_stack_worked_example();
+    test_stack_round_trips();
+    test_stack_sync_and_errors();
     test_text();
     test_container_and_bin();
     test_frames();

@@ -37,17 +37,19 @@ static int parse_uint(const char *s, unsigned *out)
 int cli_param_option(int argc, char **argv, int *i, trc_params *p, int *given)
 {
     static const char *const names[] = {"--nt", "--fid-bits", "--type-bits",
-                                        "--value-bits", "--dict-bits"};
+                                        "--value-bits", "--dict-bits", "--mode",
+                                        "--table-bits", "--stack-depth"};
+    enum { NNAMES = sizeof names / sizeof names[0] };
     const char *arg = argv[*i], *val = NULL;
     size_t k;
-    for (k = 0; k < 5; k++) {
+    for (k = 0; k < NNAMES; k++) {
         size_t n = strlen(names[k]);
         if (!strncmp(arg, names[k], n) && (arg[n] == '\0' || arg[n] == '=')) {
             val = arg[n] == '=' ? arg + n + 1 : NULL;
             break;
         }
     }
-    if (k == 5)
+    if (k == NNAMES)
         return 0;
     if (!val) {
         if (*i + 1 >= argc) {
@@ -58,6 +60,25 @@ int cli_param_option(int argc, char **argv, int *i, trc_params *p, int *given)
     }
     unsigned v[3];
     int ok;
+    if (k == 5) {
+        /* Stack mode starts from its defaults; SK and SD are zero in paper
+         * mode. --table-bits/--stack-depth given later override them. */
+        if (!strcmp(val, "stack")) {
+            p->mode = TRC_MODE_STACK;
+            trc_params d = trc_params_stack();
+            p->sk = p->sk ? p->sk : d.sk;
+            p->sd = p->sd ? p->sd : d.sd;
+        } else if (!strcmp(val, "paper")) {
+            p->mode = TRC_MODE_PAPER;
+            p->sk = p->sd = 0;
+        } else {
+            cli_error("--mode: '%s' is neither paper nor stack", val);
+            return -1;
+        }
+        if (given)
+            *given = 1;
+        return 1;
+    }
     if (k == 4 && strchr(val, ',')) {
         char buf[32];
         snprintf(buf, sizeof buf, "%s", val);
@@ -81,7 +102,13 @@ int cli_param_option(int argc, char **argv, int *i, trc_params *p, int *given)
     case 1: p->fid_w = v[0]; break;
     case 2: p->type_w = v[0]; break;
     case 3: p->val_w = v[0]; break;
-    default: p->nd_f = v[0]; p->nd_t = v[1]; p->nd_v = v[2]; break;
+    case 4: p->nd_f = v[0]; p->nd_t = v[1]; p->nd_v = v[2]; break;
+    case 6: p->sk = v[0]; break;
+    default: p->sd = v[0]; break;
+    }
+    if (k >= 6 && p->mode != TRC_MODE_STACK) {
+        cli_error("%s needs --mode stack before it", names[k]);
+        return -1;
     }
     if (given)
         *given = 1;

@@ -259,7 +259,7 @@ int cmd_compress(int argc, char **argv)
         rc = 2;
     } else {
         if (!o.raw) {
-            trc_header_write_ex(&o.p, TRC_MODE_PAPER,
+            trc_header_write_ex(&o.p, o.p.mode,
                                 o.frame ? TRC_FLAG_FRAMED : 0, hdr);
             fwrite(hdr, 1, sizeof hdr, f);
         }
@@ -320,7 +320,7 @@ int cmd_frame(int argc, char **argv)
         return 1;
     }
     uint8_t hdr[TRC_HEADER_BYTES];
-    trc_header_write_ex(&o.p, TRC_MODE_PAPER, TRC_FLAG_FRAMED, hdr);
+    trc_header_write_ex(&o.p, o.p.mode, TRC_FLAG_FRAMED, hdr);
     fwrite(hdr, 1, sizeof hdr, f);
 
     static trc_record recs[CHUNK_RECS];

@@ -336,7 +336,7 @@ host_writer *host_writer_open(const char *path, const trc_params *p,
     }
     if (w->trc) {
         uint8_t h[TRC_HEADER_BYTES];
-        trc_error e = trc_header_write(p, TRC_MODE_PAPER, h);
+        trc_error e = trc_header_write(p, p->mode, h);
         if (e != TRC_OK || w_write(w, h, sizeof h)) {
             cli_close(w->f, path);
             free(w);

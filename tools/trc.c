@@ -37,7 +37,9 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         fprintf(f, "  trc %s\n", cmds[i].usage);
     fprintf(f, "params: --nt N --fid-bits N --type-bits N --value-bits N "
-               "--dict-bits N|F,T,V (defaults: the paper's 23 15 7 16 3)\n");
+               "--dict-bits N|F,T,V (defaults: the paper's 23 15 7 16 3)\n"
+               "        --mode paper|stack [--table-bits N (4..12, 9)] "
+               "[--stack-depth N (1..64, 16)]\n");
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,124 @@
+/*
+ * trc_stack.h - the stack mode predictor rules shared by encoder and decoder
+ * (internal; normative text in docs/format.md 4.7): the context hash, the
+ * delta symbols and their ranked unary code, and the state update.
+ */
+#ifndef TRC_STACK_H
+#define TRC_STACK_H
+
+#include <string.h>
+
+#include "trc.h"
+
+/* Delta symbols. L(j) says bit length = kb + j, j in -3..4. */
+enum {
+    SYM_EQ, SYM_NEAR, SYM_L0, SYM_LP1, SYM_LM1, SYM_LP2, SYM_LM2, SYM_LP3,
+    SYM_LM3, SYM_LP4, SYM_NP, SYM_ESC, SYM__COUNT
+};
+#define TRC_PD_MAX 4095u /* stored deltas saturate here (12 bits) */
+#define TRC_RANK_MAX 12  /* longest alphabet: 10 symbols + NP + ESC */
+
+static const int8_t trc_sym_j[SYM__COUNT] = {0, 0, 0, 1, -1, 2, -2, 3, -3, 4, 0, 0};
+
+/* The symbol order of each delta mode; NP and ESC are placed by
+ * trc_stk_alphabet(). Near mode favours EQ/NEAR, noisy mode the lengths. */
+static const uint8_t trc_sym_order[2][10] = {
+    {SYM_EQ, SYM_NEAR, SYM_L0, SYM_LP1, SYM_LM1, SYM_LP2, SYM_LM2, SYM_LP3,
+     SYM_LM3, SYM_LP4},
+    {SYM_L0, SYM_LP1, SYM_LM1, SYM_LP2, SYM_LM2, SYM_LP3, SYM_EQ, SYM_NEAR,
+     SYM_LM3, SYM_LP4},
+};
+
+/* Fills alpha[] (rank -> symbol) and returns its length: the mode's order,
+ * NP inserted at rank 1 (h = 0), 3 (near mode) or 8 (noisy mode) when
+ * with_np, then ESC last. */
+static inline unsigned trc_stk_alphabet(const trc_pentry *e, int with_np,
+                                        uint8_t alpha[TRC_RANK_MAX])
+{
+    unsigned np_rank = !e->h ? 1u : e->m ? 8u : 3u, n = 0;
+    for (unsigned i = 0; i < 10; i++) {
+        if (with_np && i == np_rank)
+            alpha[n++] = SYM_NP;
+        alpha[n++] = trc_sym_order[e->m][i];
+    }
+    alpha[n++] = SYM_ESC;
+    return n;
+}
+
+static inline unsigned trc_bitlen(uint32_t x)
+{
+    return x ? 32u - (unsigned)__builtin_clz(x) : 0u;
+}
+
+/* Context index: top of stack and previous key, XOR-folded to SK bits. */
+static inline unsigned trc_stk_index(const trc_params *p, const trc_stk *s)
+{
+    uint64_t top = s->c ? s->stack[s->t] : 0u;
+    uint64_t pflag = s->prev >> p->fid_w;
+    uint64_t pfid = s->prev & ((UINT64_C(1) << p->fid_w) - 1u);
+    uint64_t v = (top << 1 | pflag) ^ (pfid << 3) ^ (pfid << (p->sk - 2u));
+    unsigned h = 0, mask = (1u << p->sk) - 1u;
+    for (; v; v >>= p->sk)
+        h ^= (unsigned)(v & mask);
+    return h;
+}
+
+static inline uint32_t trc_stk_top(const trc_stk *s)
+{
+    return s->c ? s->stack[s->t] : 0u;
+}
+
+static inline void trc_stk_reset(const trc_params *p, trc_stk *s)
+{
+    memset(s->tab, 0, sizeof s->tab[0] << p->sk);
+    s->t = s->c = 0;
+    s->prev = 0;
+}
+
+/* |d - pd| == 1, in 64 bits: d + 1 wraps at NT = 32. */
+static inline int trc_stk_near(const trc_pentry *e, uint32_t d)
+{
+    return (uint64_t)d + 1u == e->pd || d == e->pd + 1u;
+}
+
+/* The delta symbol for delta d under entry e (the encoder's choice). */
+static inline unsigned trc_stk_symbol(const trc_pentry *e, uint32_t d)
+{
+    if (d == e->pd)
+        return SYM_EQ;
+    if (trc_stk_near(e, d))
+        return SYM_NEAR;
+    int j = (int)trc_bitlen(d) - (int)e->kb;
+    if (d && j >= -3 && j <= 4)
+        for (unsigned s = SYM_L0; s <= SYM_LP4; s++)
+            if (trc_sym_j[s] == j)
+                return s;
+    return SYM_ESC;
+}
+
+/* State update after a function record (key, delta d, predicted or not). */
+static inline void trc_stk_update(const trc_params *p, trc_stk *s,
+                                  unsigned idx, uint32_t key, uint32_t d,
+                                  int predicted)
+{
+    trc_pentry *e = &s->tab[idx];
+    unsigned len = trc_bitlen(d);
+    int near = d == e->pd || trc_stk_near(e, d);
+    e->kb = (uint8_t)(e->kb + (len > e->kb) - (len < e->kb));
+    e->m = (uint8_t)!near;
+    e->h = (uint8_t)(predicted != 0);
+    e->pd = (uint16_t)(d > TRC_PD_MAX ? TRC_PD_MAX : d);
+    e->key = key;
+    uint32_t fid = key & ((UINT32_C(1) << p->fid_w) - 1u);
+    if (!(key >> p->fid_w)) { /* entry: push, the oldest falls off */
+        s->t = s->t + 1u == p->sd ? 0u : s->t + 1u;
+        s->stack[s->t] = fid;
+        s->c += s->c < p->sd;
+    } else if (s->c && s->stack[s->t] == fid) { /* exit of the top: pop */
+        s->t = s->t ? s->t - 1u : p->sd - 1u;
+        s->c--;
+    }
+    s->prev = key;
+}
+
+#endif /* TRC_STACK_H */
