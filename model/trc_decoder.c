@@ -203,15 +203,23 @@ static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
     const trc_pentry en = s->tab[idx];
     uint8_t alpha[TRC_RANK_MAX];
     unsigned n = trc_stk_alphabet(&en, 1, alpha);
-    uint64_t start = r->pos;
     uint64_t v = peek(r);
     unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
     int pred = ones >= n - 1u || alpha[ones] != SYM_NP;
+    if (!pred) {
+        uint64_t start = r->pos;
+        get_rank(r, alpha, n);
+        st->kind_bits += r->pos - start;
+        n = trc_stk_alphabet(&en, 0, alpha);
+    }
+    trc_error err = get_stack_delta(d, r, &en, alpha, n, delta);
+    if (err != TRC_OK)
+        return err;
     *os = 0;
     if (pred) {
         *key = en.key;
     } else {
-        get_rank(r, alpha, n);
+        uint64_t start = r->pos;
         unsigned cls = get(r, 1) ? 2u + get(r, 1) : 0u;
         st->kind_bits += r->pos - start;
         if (cls == 0) {
@@ -226,12 +234,10 @@ static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
             *val = get_dict(r, &d->vdict, p->nd_v, p->val_w, 0, st,
                             TRC_F_VALUE);
         }
-        n = trc_stk_alphabet(&en, 0, alpha);
     }
-    trc_error err = get_stack_delta(d, r, &en, alpha, n, delta);
-    if (err == TRC_OK && !*os)
+    if (!*os)
         trc_stk_update(p, s, idx, *key, *delta, pred);
-    return err;
+    return TRC_OK;
 }
 
 /* Decodes one record. *out is set and 1 returned through *emit when the

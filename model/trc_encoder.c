@@ -128,7 +128,8 @@ static inline void put_rank(bitw *w, const uint8_t *alpha, unsigned n,
 }
 
 /* Stack mode (docs/format.md 4.7): a predicted function record is only its
- * delta symbol; anything else is NP, an event class and its fields first. */
+ * delta symbol and payload; anything else is NP, the delta symbol (NP left
+ * out of the alphabet) and payload, then the event class and its fields. */
 static void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
 {
     const trc_params *p = &e->p;
@@ -143,17 +144,6 @@ static void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
     unsigned n = trc_stk_alphabet(&en, 1, alpha);
     if (!pred) {
         put_rank(w, alpha, n, SYM_NP);
-        if (r->kind == TRC_EXIT && r->a == trc_stk_top(s)) {
-            put(w, 0, 1);
-        } else if (fn) {
-            put(w, 2, 2);
-            put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u,
-                     UINT32_C(1) << p->fid_w);
-        } else {
-            put(w, 3, 2);
-            put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
-            put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
-        }
         n = trc_stk_alphabet(&en, 0, alpha);
     }
     unsigned sym = trc_stk_symbol(&en, d), bits;
@@ -168,6 +158,20 @@ static void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
         put(w, d & ((UINT32_C(1) << bits) - 1u), bits);
     }
     flush(w);
+    if (!pred) {
+        if (r->kind == TRC_EXIT && r->a == trc_stk_top(s)) {
+            put(w, 0, 1);
+        } else if (fn) {
+            put(w, 2, 2);
+            put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u,
+                     UINT32_C(1) << p->fid_w);
+        } else {
+            put(w, 3, 2);
+            put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
+            put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
+        }
+        flush(w);
+    }
     if (fn)
         trc_stk_update(p, s, idx, key, d, pred);
 }

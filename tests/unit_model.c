@@ -541,18 +541,18 @@ static void test_stack_worked_example(void)
          * of [EQ NP NEAR L0 L+1 L-1 L+2 ...], then 1 bit below the top. */
         "1111110" "1"
         /* X0 d3: index 0 again {E0, pd 3, kb 1, noisy, hit}: NP at rank 8,
-         * class exit-of-top 0, then EQ at rank 6 of the noisy order. */
-        "111111110" "0" "1111110"
+         * EQ at rank 6 of the noisy order, then class exit-of-top 0. */
+        "111111110" "1111110" "0"
         /* E0 d4: top empty, prev X0: index 1, reset entry predicts E0;
          * L+3 (kb 0) at rank 8, then 2 bits. */
         "111111110" "00"
         /* X0 d2: index 0 {X0, pd 3, kb 2, near, miss}: predicted; NEAR at
          * rank 2, sign 1 (d = pd - 1). */
         "110" "1"
-        /* END: index 1 {E0, pd 4, kb 1, noisy, hit}: NP rank 8, class OS
-         * 11, type 126 misses (111 1111110), value 0 hits (000), delta 0 is
-         * ESC, the last of 11 ranks (ten ones), z = 23; one pad bit. */
-        "111111110" "11" "111" "1111110" "000" "1111111111" "10111" "0";
+        /* END: index 1 {E0, pd 4, kb 1, noisy, hit}: NP rank 8, delta 0
+         * is ESC, the last of 11 ranks (ten ones), z = 23; class OS 11,
+         * type 126 misses (111 1111110), value 0 hits (000); one pad bit. */
+        "111111110" "1111111111" "10111" "11" "111" "1111110" "000" "0";
     check(n == 10 && !strcmp(s, want), "stack_worked_example_bits");
     trc_record out[8];
     size_t got;
