@@ -14,6 +14,10 @@
 //   SYNC_EVERY - frames: SYNC (delta 0) after every N trace records (function,
 //            user OS and LOST records), 0..2^30; 0 = never. A SYNC on the
 //            input also ends a frame (docs/rtl.md, "Frames").
+//   MODE   - coding mode: 0 the paper's (trc_coder), 1 stack (trc_stkcoder,
+//            docs/format.md 4.7; one block RAM for the predictor table)
+//   SK     - stack mode: predictor table index bits, 4..12 (default 9)
+//   SD     - stack mode: shadow call stack depth, 1..64 (default 16)
 //   INFO_W - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
 `default_nettype none
 
@@ -27,6 +31,9 @@ module trc_enc #(
     parameter ND_V   = 3,
     parameter OUT_W  = 64,
     parameter SYNC_EVERY = 0,
+    parameter MODE   = 0,
+    parameter SK     = 9,
+    parameter SD     = 16,
     parameter INFO_W = (1 + FID_W > TYPE_W + VAL_W) ? 1 + FID_W : TYPE_W + VAL_W
 ) (
     input  wire                 clk,
@@ -46,8 +53,11 @@ module trc_enc #(
     localparam NZ     = $clog2(NT + 1);
     localparam FW_C   = ND_F + 1 + FID_W;
     localparam OW_C   = ND_T + TYPE_W + ND_V + VAL_W;
-    // Longest coded record: full timestamp, kind bit, escaped payload.
-    localparam MAXLEN = NZ + NT - 1 + 1 + (FW_C > OW_C ? FW_C : OW_C);
+    // Longest coded record. Paper: full timestamp, kind bit, escaped
+    // payload. Stack: NP (9), delta rank (10) and ESC timestamp, class (2),
+    // escaped payload.
+    localparam MAXLEN = MODE == 0 ? NZ + NT - 1 + 1 + (FW_C > OW_C ? FW_C : OW_C)
+                                  : 21 + NZ + NT - 1 + (FW_C > OW_C ? FW_C : OW_C);
     localparam LENW   = $clog2(MAXLEN + 1);
     localparam REC_W  = 1 + NT + INFO_W;
 
@@ -97,6 +107,18 @@ module trc_enc #(
             $error("trc_enc: INFO_W is derived, leave it at its default");
 `endif
             trc_bad_param_INFO_W u_stop ();
+        end
+        if (MODE != 0 && MODE != 1) begin : g_bad_mode
+`ifndef __ICARUS__
+            $error("trc_enc: MODE must be 0 (paper) or 1 (stack)");
+`endif
+            trc_bad_param_MODE u_stop ();
+        end
+        if (MODE == 1 && (SK < 4 || SK > 12 || SD < 1 || SD > 64)) begin : g_bad_stack
+`ifndef __ICARUS__
+            $error("trc_enc: stack mode needs SK 4..12 and SD 1..64");
+`endif
+            trc_bad_param_SK_SD u_stop ();
         end
         if (SYNC_EVERY < 0 || SYNC_EVERY > (1 << 30)) begin : g_bad_sync_every
 `ifndef __ICARUS__
@@ -175,16 +197,32 @@ module trc_enc #(
     localparam EW     = $clog2(OUT_W + MAXLEN);
     wire [EW-1:0]     cd_end, cd_endm1;
     wire              cd_flush, cd_valid, cd_ready;
-    trc_coder #(
-        .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
-        .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W),
-        .MAXLEN(MAXLEN), .LENW(LENW), .OUT_W(OUT_W), .EW(EW)
-    ) u_coder (
-        .clk(clk), .rst(rst),
-        .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
-        .m_bits(cd_bits), .m_end(cd_end), .m_endm1(cd_endm1), .m_flush(cd_flush),
-        .m_valid(cd_valid), .m_ready(cd_ready)
-    );
+    generate
+        if (MODE == 0) begin : g_paper
+            trc_coder #(
+                .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
+                .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W),
+                .MAXLEN(MAXLEN), .LENW(LENW), .OUT_W(OUT_W), .EW(EW)
+            ) u_coder (
+                .clk(clk), .rst(rst),
+                .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
+                .m_bits(cd_bits), .m_end(cd_end), .m_endm1(cd_endm1),
+                .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
+            );
+        end else begin : g_stack
+            trc_stkcoder #(
+                .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
+                .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W),
+                .MAXLEN(MAXLEN), .LENW(LENW), .OUT_W(OUT_W), .EW(EW),
+                .SK(SK), .SD(SD)
+            ) u_coder (
+                .clk(clk), .rst(rst),
+                .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
+                .m_bits(cd_bits), .m_end(cd_end), .m_endm1(cd_endm1),
+                .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
+            );
+        end
+    endgenerate
 
     // ---- stage 3: bit packer + output register
     trc_packer #(.OUT_W(OUT_W), .MAXLEN(MAXLEN), .EW(EW)) u_packer (

@@ -29,6 +29,16 @@ SIM_P_tiny  := NT=2 FID_W=1 TYPE_W=3 VAL_W=1 ND_F=1 ND_T=1 ND_V=1
 SIM_SETS    += paperf tinyf
 SIM_P_paperf := $(SIM_P_paper) SYNC_EVERY=64
 SIM_P_tinyf  := $(SIM_P_tiny) SYNC_EVERY=1
+# Stack mode (issue 6): the same harness on its own sets. Every set moves
+# SK and SD off the defaults somewhere: tiny tables and stacks overflow,
+# the 64-deep stack and 4096-entry table are the top of the range.
+SIM_SETS     += stack snt16 sfid8 swide stiny stackf
+SIM_P_stack  := $(SIM_P_paper) MODE=1 SK=9 SD=16
+SIM_P_snt16  := $(SIM_P_nt16) MODE=1 SK=6 SD=4
+SIM_P_sfid8  := NT=23 FID_W=8 TYPE_W=7 VAL_W=16 ND_F=2 ND_T=2 ND_V=2 MODE=1 SK=12 SD=64
+SIM_P_swide  := $(SIM_P_wide) MODE=1 SK=10 SD=2
+SIM_P_stiny  := $(SIM_P_tiny) MODE=1 SK=4 SD=1
+SIM_P_stackf := $(SIM_P_stack) SYNC_EVERY=64
 # trc_core builds: format parameters plus the front end's.
 CORE_SETS    := paper nt12 nt12f
 CORE_P_paper := $(SIM_P_paper) OUT_W=64 PRESCALE=1 FIFO_AW=4

@@ -35,6 +35,15 @@
 #ifndef TRC_P_ND_V
 #define TRC_P_ND_V 3
 #endif
+#ifndef TRC_P_MODE
+#define TRC_P_MODE 0
+#endif
+#ifndef TRC_P_SK
+#define TRC_P_SK 0
+#endif
+#ifndef TRC_P_SD
+#define TRC_P_SD 0
+#endif
 
 static inline trc_params sim_params(void)
 {
@@ -46,6 +55,9 @@ static inline trc_params sim_params(void)
     p.nd_f = TRC_P_ND_F;
     p.nd_t = TRC_P_ND_T;
     p.nd_v = TRC_P_ND_V;
+    p.mode = TRC_P_MODE;
+    p.sk = TRC_P_SK;
+    p.sd = TRC_P_SD;
     return p;
 }
 

@@ -7,6 +7,8 @@
 # directed test. fid8: the traces' function ids are mapped to id mod 2^8
 # (--map-ids); nt16: long deltas are split by TIME_EXT as the format says.
 # Beyond the matrix: a wide set and seeded random traces on every set.
+# Stack mode (issue 6) runs the same matrix on its sets (stack = paper
+# widths, snt16, sfid8; swide, stiny beyond it; see sim/sim.mk).
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 cd "$(dirname "$0")/.."
@@ -61,8 +63,8 @@ BAD="--sync-every 997 --end-every 1501 --junk --reserved 313"
 
 # ---- the matrix, 20k-record prefixes
 seed=0
-for set in paper nd2 nd4 nt16 fid8; do
-  map=""; [ $set = fid8 ] && map="--map-ids"
+for set in paper nd2 nd4 nt16 fid8 stack snt16 sfid8; do
+  map=""; case $set in fid8|sfid8) map="--map-ids";; esac
   for t in $traces; do
     for w in 8 16 32 64; do
       for st in 0 0.1 0.5; do
@@ -87,21 +89,23 @@ for set in paper nd2 nd4 nt16 fid8; do
 done
 
 # ---- beyond the matrix: wide set (NT=31, FID_W=31, ND_F=8, ND_T=1, ND_V=5)
-for t in $traces; do
-  for w in 8 16 32 64; do
-    for st in 0 0.3; do
-      seed=$((seed + 1))
-      job "enc wide w$w $t stall $st" "$(enc wide $S/data/$t.20k.txt \
-        --out-w $w --stall-in $st --stall-out $st --seed $seed)"
+for set in wide swide; do
+  for t in $traces; do
+    for w in 8 16 32 64; do
+      for st in 0 0.3; do
+        seed=$((seed + 1))
+        job "enc $set w$w $t stall $st" "$(enc $set $S/data/$t.20k.txt \
+          --out-w $w --stall-in $st --stall-out $st --seed $seed)"
+      done
     done
   done
+  job "enc $set w64 reset mid-stream + END/SYNC + bad input" "$(enc $set \
+    $S/data/lua_calls_t1.20k.txt --out-w 64 $STALLS --reset-at 6000 $BAD --seed 77)"
 done
-job "enc wide w64 reset mid-stream + END/SYNC + bad input" "$(enc wide \
-  $S/data/lua_calls_t1.20k.txt --out-w 64 $STALLS --reset-at 6000 $BAD --seed 77)"
 
 # ---- seeded random traces (every delta range, TIME_EXT runs) on every set,
 # incl. tiny (NT=2, FID_W=1, TYPE_W=3, VAL_W=1, ND=1), which no sample fits
-for set in paper nd2 nd4 nt16 fid8 wide tiny; do
+for set in paper nd2 nd4 nt16 fid8 wide tiny stack snt16 sfid8 swide stiny; do
   for w in 8 16 32 64; do
     for st in 0 0.3; do
       seed=$((seed + 1))
@@ -113,9 +117,11 @@ for set in paper nd2 nd4 nt16 fid8 wide tiny; do
 done
 
 # ---- full traces: paper params, OUT_W = 64, no stalls: one record per clock
-for t in $traces; do
-  job "+enc paper w64 $t full, records/cycle >= 0.9999" \
-    "$(enc paper tests/data/$t.txt.xz --out-w 64 --min-rate 0.9999)"
+for set in paper stack; do
+  for t in $traces; do
+    job "+enc $set w64 $t full, records/cycle >= 0.9999" \
+      "$(enc $set tests/data/$t.txt.xz --out-w 64 --min-rate 0.9999)"
+  done
 done
 job "+enc paper w8 zlib_deflate_t1 full stall 0.1" "$(enc paper \
   tests/data/zlib_deflate_t1.txt.xz --out-w 8 --stall-in 0.1 --stall-out 0.1 --seed 99)"

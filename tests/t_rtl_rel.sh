@@ -78,6 +78,17 @@ for w in 8 16 32 64; do
     --out-w $w --stall-in 0.3 --stall-out 0.3 --sync-every 301 --junk --reserved 77 \
     --reset-at 7000 --seed $seed)"
 done
+# stack mode frames: the predictor table, stack and dictionaries reset at
+# every SYNC, and after a mid-frame reset
+for w in 8 64; do
+  seed=$((seed + 1))
+  job "+enc stackf w$w lua_errors_t1 SYNC_EVERY=64 stall 0.2" \
+    "$(enc stackf $S/data/lua_errors_t1.20k.txt --out-w $w $STALLS --seed $seed)"
+  seed=$((seed + 1))
+  job "+enc stackf w$w reset mid-frame + END/SYNC + bad input" \
+    "$(enc stackf $S/data/lua_calls_t1.20k.txt --out-w $w $STALLS --reset-at 6037 $BAD \
+      --seed $seed)"
+done
 job "+enc paperf w64 lua_calls_t1 full, SYNC_EVERY=64" \
   "$(enc paperf tests/data/lua_calls_t1.txt.xz --out-w 64 --min-rate 0.98)"
 
