@@ -3,7 +3,8 @@
 // events and counts them; a LOST record with the count follows as soon as
 // there is room. flush writes END. Ports and timing: docs/rtl.md.
 // Parameters:
-//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W - as in trc_enc
+//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD - as in
+//              trc_enc
 //   SYNC_EVERY - as in trc_enc: a frame (ending with SYNC and tlast) every N
 //              trace records (events and LOST); 0 = never
 //   PRESCALE - clock cycles per tick, >= 1
@@ -22,6 +23,9 @@ module trc_core #(
     parameter ND_T     = 3,
     parameter ND_V     = 3,
     parameter OUT_W    = 64,
+    parameter MODE     = 0,
+    parameter SK       = 9,
+    parameter SD       = 16,
     parameter SYNC_EVERY = 0,
     parameter PRESCALE = 1,
     parameter FIFO_AW  = 4,
@@ -89,7 +93,7 @@ module trc_core #(
     trc_enc #(
         .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
         .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
-        .SYNC_EVERY(SYNC_EVERY)
+        .MODE(MODE), .SK(SK), .SD(SD), .SYNC_EVERY(SYNC_EVERY)
     ) u_enc (
         .clk(clk), .rst(rst),
         .s_axis_tdata(fi_rec), .s_axis_tvalid(fi_valid), .s_axis_tready(fi_ready),

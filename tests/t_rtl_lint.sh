@@ -9,6 +9,7 @@ mkdir -p build
 T=$(mktemp -d build/rtl-lint.XXXXXX) # private: concurrent runs do not collide
 trap 'rm -rf "$T"' EXIT
 ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dict.v rtl/trc_tscode.v"
+ENC_V+=" rtl/trc_stkcoder.v rtl/trc_ptab.v rtl/trc_cstack.v"
 ALL_V="$(echo rtl/trc_*.v)"
 
 check() { # NAME LOG CMD...: ok when CMD succeeds; the log is shown otherwise
@@ -27,8 +28,11 @@ declare -A SETS=(
   [nt16]="-GNT=16" [fid8]="-GFID_W=8"
   [wide]="-GNT=32 -GTYPE_W=16 -GVAL_W=32 -GND_V=8"
   [tiny]="-GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1"
+  [stack]="-GMODE=1"
+  [swide]="-GMODE=1 -GNT=32 -GFID_W=31 -GTYPE_W=16 -GVAL_W=32 -GND_F=8 -GND_V=8 -GSK=12 -GSD=64"
+  [stiny]="-GMODE=1 -GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1 -GSK=4 -GSD=1"
 )
-for s in paper nd2 nd4 nt16 fid8 wide tiny; do
+for s in paper nd2 nd4 nt16 fid8 wide tiny stack swide stiny; do
   for w in 8 16 32 64; do
     check "lint verilator trc_enc $s OUT_W=$w" "$T/v_enc_${s}_$w.log" \
       verilator --lint-only -Wall +define+TRC_ASSERT rtl/lint.vlt ${SETS[$s]} -GOUT_W=$w \
@@ -45,10 +49,14 @@ check "lint verilator trc_sim_enc" "$T/v_sim.log" \
   sim/trc_sim_enc.v $ENC_V
 check "lint iverilog -g2005 trc_enc" "$T/i_enc.log" \
   iverilog -g2005 -Wall -s trc_enc -o "$T/enc.vvp" $ENC_V
+check "lint iverilog -g2005 trc_enc MODE=1" "$T/i_enc_s.log" \
+  iverilog -g2005 -Wall -P trc_enc.MODE=1 -s trc_enc -o "$T/enc_s.vvp" $ENC_V
 check "lint iverilog -g2005 trc_core" "$T/i_core.log" \
   iverilog -g2005 -Wall -s trc_core -o "$T/core.vvp" $ALL_V
 check "lint yosys synth trc_enc" "$T/y_enc.log" \
   yosys -q -p "read_verilog $ENC_V; synth -top trc_enc; check -assert"
+check "lint yosys synth trc_enc MODE=1" "$T/y_enc_s.log" \
+  yosys -q -p "read_verilog $ENC_V; chparam -set MODE 1 trc_enc; synth -top trc_enc; check -assert"
 check "lint yosys synth trc_core" "$T/y_core.log" \
   yosys -q -p "read_verilog $ALL_V; synth -top trc_core; check -assert"
 
@@ -61,6 +69,12 @@ expect_fail "param check yosys OUT_W=12" "$T/bad_y.log" "OUT_W" \
   yosys -q -p "read_verilog $ENC_V; chparam -set OUT_W 12 trc_enc; synth -top trc_enc"
 expect_fail "param check verilator ND_F > FID_W" "$T/bad_v2.log" "ND" \
   verilator --lint-only -Wno-fatal -GFID_W=2 -GND_F=3 --top-module trc_enc $ENC_V
+expect_fail "param check verilator MODE=2" "$T/bad_v3.log" "MODE" \
+  verilator --lint-only -Wno-fatal -GMODE=2 --top-module trc_enc $ENC_V
+expect_fail "param check verilator MODE=1 SK=13" "$T/bad_v4.log" "SK" \
+  verilator --lint-only -Wno-fatal -GMODE=1 -GSK=13 --top-module trc_enc $ENC_V
+expect_fail "param check yosys MODE=1 SD=0" "$T/bad_y3.log" "SD" \
+  yosys -q -p "read_verilog $ENC_V; chparam -set MODE 1 -set SD 0 trc_enc; synth -top trc_enc"
 expect_fail "param check yosys trc_core PRESCALE=0" "$T/bad_y2.log" "PRESCALE" \
   yosys -q -p "read_verilog $ALL_V; chparam -set PRESCALE 0 trc_core; synth -top trc_core"
 exit 0
