@@ -13,7 +13,7 @@ TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_MAIN := tools/trc.c tools/trc_bench.c
 CLI_SRCS  := $(filter-out $(TOOL_MAIN),$(TOOL_SRCS))
 
-.PHONY: all deps demo test check lint bench clean
+.PHONY: all deps demo test check lint bench stack-report clean
 all: $(B)/trc $(B)/trc_bench
 
 deps:
@@ -67,6 +67,10 @@ check: deps unit
 
 bench: deps $(B)/trc $(B)/trc_bench
 	@tests/bench.sh
+
+# Stack mode beside paper mode, the LZ4 core and gzip/zstd (slow, ~15 min).
+stack-report: deps $(B)/trc $(B)/lz4/trc_lz4 $(B)/sim/enc_stack/Vtrc_sim_enc
+	@tests/stack_report.sh
 
 demo: deps $(B)/trc $(DEMO_DEPS)
 	@tools/demo.sh

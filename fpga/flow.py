@@ -9,6 +9,8 @@
                                        place and route of that netlist:
                                        utilization, Fmax, critical path
   flow.py perf OUT.json SEEDS          throughput per clock and sizes (harnesses)
+  flow.py breakdown DESIGN ARCH        area of each module (hierarchy kept), as
+                                       a markdown table on stdout
   flow.py report DIR                   reports/fpga.md, reports/fpga.json and
                                        reports/fpga.svg from DIR's results
 
@@ -38,6 +40,9 @@ DESIGNS = {
                     "trc_enc, paper params, OUT_W=32"),
     "trc_enc_w64": ("trc_enc", "trc_fpga_enc", TRC_RTL, dict(PAPER, OUT_W=64),
                     "trc_enc, paper params, OUT_W=64"),
+    "trc_stack_w64": ("trc_enc", "trc_fpga_enc", TRC_RTL,
+                      dict(PAPER, OUT_W=64, MODE=1, SK=9, SD=16),
+                      "trc_enc, stack mode (SK 9, SD 16), OUT_W=64"),
     "trc_core": ("trc_core", "trc_fpga_core", TRC_RTL, dict(PAPER, OUT_W=64),
                  "trc_core (time-stamper + FIFO + trc_enc), OUT_W=64"),
     "lz4_w12": ("trc_lz4_core", "trc_fpga_lz4", LZ4_RTL,
@@ -170,6 +175,47 @@ def cmd_synth(design, arch, out):
         res.update(summarize(arch, res["cells"]))
     json.dump(res, open(out, "w"), indent=1)
     return 0 if rc == 0 else 1
+
+
+def cmd_breakdown(design, arch):
+    """Per-module cells of the core, synthesized with its hierarchy kept (so
+    slightly larger than the flattened figure: no optimization across modules)."""
+    core = DESIGNS[design][0]
+    base = os.path.join(ROOT, "build/fpga/breakdown/%s.%s" % (design, arch))
+    os.makedirs(os.path.dirname(base), exist_ok=True)
+    script = synth_script(design, arch, core).replace(" -flatten", "")
+    if arch == "ice40":
+        script = script.replace("synth_ice40", "synth_ice40 -noflatten")
+    elif arch == "ecp5":
+        script = script.replace("synth_ecp5", "synth_ecp5 -noflatten")
+    rc, _secs, cmd, _note = run_yosys(arch, script, base)
+    if rc != 0:
+        sys.stderr.write("breakdown: yosys failed, see %s.log\n" % base)
+        return 1
+    text = open(base + ".log", errors="replace").read()
+    last = text.rfind("Printing statistics.")
+    mods = {}
+    for m in re.finditer(r"(?ms)^=== (\S+) ===\n(.*?)(?=^=== |\Z)", text[last:]):
+        name = re.sub(r"^\$paramod\S*?\\([A-Za-z0-9_]+).*$", r"\1", m.group(1)).lstrip("\\")
+        cells = {}
+        for line in m.group(2).splitlines():
+            a = re.match(r"^\s+(\S+)\s+(\d+)\s*$", line)
+            b = re.match(r"^\s+(\d+)\s+(\S+)\s*$", line)
+            if a and not a.group(1).isdigit():
+                cells[a.group(1)] = int(a.group(2))
+            elif b:
+                cells[b.group(2)] = int(b.group(1))
+        if "design hierarchy" not in name:
+            mods[name] = summarize(arch, cells)
+    print("Per-module area of %s (%s), hierarchy kept: `%s`" % (design, arch, shlex.join(cmd)))
+    print()
+    print("| module | LUT4 | FF | BRAM | Virtex-4 slices est. |" if arch == "xc4v" else
+          "| module | LUT4 | FF | BRAM |")
+    print("|---|---:|---:|---:|---:|" if arch == "xc4v" else "|---|---:|---:|---:|")
+    for name, v in mods.items():
+        extra = " %s |" % v["slices_est"] if arch == "xc4v" else ""
+        print("| %s | %d | %d | %d |%s" % (name, v["lut4"], v["ff"], v["bram"], extra))
+    return 0
 
 
 def crit_path(rep, clk):
@@ -459,20 +505,22 @@ def markdown(rep):
     A("")
     A("## Size on the sample traces")
     A("")
-    A("| trace | records | trc bits/record | LZ4 4 KB bits/record | LZ4 64 KB bits/record |"
-      " lz4 -1 bits/record | trc / LZ4 4 KB size | trc / LZ4 64 KB size |")
-    A("|---|---:|---:|---:|---:|---:|---:|---:|")
+    A("| trace | records | trc bits/record | trc stack mode | LZ4 4 KB bits/record | "
+      "LZ4 64 KB bits/record | lz4 -1 bits/record | trc / LZ4 4 KB size | "
+      "stack / LZ4 4 KB size |")
+    A("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for t, v in p["traces"].items():
-        A("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
-            t, v["records"], v["trc_bpr"], v["lz4_w12_bpr"], v["lz4_w16_bpr"],
-            v["lz4_1_bpr"], v["trc_bpr"] / v["lz4_w12_bpr"], v["trc_bpr"] / v["lz4_w16_bpr"]))
+        A("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+            t, v["records"], v["trc_bpr"], v["trc_stack_bpr"], v["lz4_w12_bpr"],
+            v["lz4_w16_bpr"], v["lz4_1_bpr"], v["trc_bpr"] / v["lz4_w12_bpr"],
+            v["trc_stack_bpr"] / v["lz4_w12_bpr"]))
     A("")
     A("## trc / LZ4 ratios (per device; LZ4 = the 4 KB window core)")
     A("")
     A("| trc core | device | area ratio | throughput ratio (median Fmax) |")
     A("|---|---|---:|---:|")
     byk = {(r["design"], r["dev"]): r for r in rep["rows"]}
-    for d in ("trc_enc_w32", "trc_enc_w64", "trc_core"):
+    for d in ("trc_enc_w32", "trc_enc_w64", "trc_stack_w64", "trc_core"):
         for dev in ("hx8k", "up5k", "ecp5-6", "ecp5-8", "xc4v"):
             a, b = byk.get((d, dev)), byk.get(("lz4_w12", dev))
             if not a or not b:
@@ -498,6 +546,10 @@ def markdown(rep):
     A("## Targets of issue 4")
     A("")
     L.extend(targets(rep))
+    A("")
+    A("## Targets of issue 6 (stack mode hardware)")
+    A("")
+    L.extend(stack_targets(rep))
     A("")
     A("## Critical paths (best seed)")
     A("")
@@ -536,7 +588,8 @@ def summary_table(rep):
         hx = byk.get((d, "hx8k")) or {}
         hs = hx.get("core_synth") or {}
         e8 = byk.get((d, "ecp5-8")) or {}
-        key = {"lz4_w12": "lz4_w12_bytes", "lz4_w16": "lz4_w16_bytes"}.get(d, "trc_bytes")
+        key = {"lz4_w12": "lz4_w12_bytes", "lz4_w16": "lz4_w16_bytes",
+               "trc_stack_w64": "trc_stack_bytes"}.get(d, "trc_bytes")
         bpr = 8.0 * sum(v[key] for v in tr.values()) / n
         L.append("| %s | %s | %s | %s | %s | %s | %.2f |" % (
             d, fmt(v4), ("%s / %s" % (hs.get("lut4"), hs.get("bram"))) if hs else "-",
@@ -596,6 +649,28 @@ def targets(rep):
     return L
 
 
+def stack_targets(rep):
+    """Issue 6: area <= 1/3 of LZ4 (Virtex-4), Fmax within 15% of paper mode (ECP5)."""
+    byk = {(r["design"], r["dev"]): r for r in rep["rows"]}
+    L = []
+    a, b = byk.get(("trc_stack_w64", "xc4v")), byk.get(("lz4_w12", "xc4v"))
+    if a and b and area_ratio(a, b) is not None:
+        ar = area_ratio(a, b)
+        L.append("- stack mode Virtex-4 estimate <= 1/3 of LZ4 (4 KB): %s vs %s slices, "
+                 "ratio %.3f: %s" % (a["core_synth"]["slices_est"],
+                                     b["core_synth"]["slices_est"], ar,
+                                     "met" if ar <= 1 / 3.0 else
+                                     "missed (%.2fx the allowed area)" % (ar * 3)))
+    for dev in ("ecp5-6", "ecp5-8"):
+        s, p = byk.get(("trc_stack_w64", dev)), byk.get(("trc_enc_w64", dev))
+        if s and p and s.get("fmax_median") and p.get("fmax_median"):
+            f, g = s["fmax_median"], p["fmax_median"]
+            L.append("- stack mode Fmax within 15%% of paper mode on %s: median %.1f vs "
+                     "%.1f MHz (%.1f%%): %s" % (DEV_LABEL[dev], f, g, 100.0 * (f / g - 1),
+                                                "met" if f >= 0.85 * g else "missed"))
+    return L
+
+
 def r_dev(dev):
     return DEV_LABEL[dev]
 
@@ -624,6 +699,7 @@ def chart(rep):
     amax = max([area_units(r) or 0 for r in rows] + [1])
     tmax = max([r["throughput_gbps_median"] for r in rows] + [1e-9])
     col = {"trc_enc_w32": "#2b8cbe", "trc_enc_w64": "#08589e", "trc_core": "#4eb3d3",
+           "trc_stack_w64": "#31a354",
            "lz4_w12": "#e34a33", "lz4_w16": "#b30000"}
     o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
          'font-family="sans-serif" font-size="11">' % (W, H),
@@ -662,12 +738,13 @@ def cmd_perf(out, seeds):
     res = {"seeds": [int(x) for x in seeds.split(",")], "traces": {}, "designs": {},
            "command": "`fpga/flow.py perf`: per sample trace (tests/data/*_t10.txt.xz) "
            "`build/sim/enc_paper/Vtrc_sim_enc T.txt --out-w W` (records/cycle), "
-           "`build/trc stats T.txt --json` (trc size), `build/lz4/sim_wN/trc_lz4_sim --in "
-           "T.bin` (clocks/byte; the bytes equal the model's), `lz4 -1` on the same "
-           "trace bin v1 bytes."}
+           "`build/sim/enc_stack/Vtrc_sim_enc T.txt --out-w 64` (stack mode), "
+           "`build/trc stats T.txt --json [--mode stack]` (trc size), "
+           "`build/lz4/sim_wN/trc_lz4_sim --in T.bin` (clocks/byte; the bytes equal the "
+           "model's), `lz4 -1` on the same trace bin v1 bytes."}
     tmp = os.path.join(ROOT, "build/fpga/perf")
     os.makedirs(tmp, exist_ok=True)
-    rate = {32: [], 64: []}
+    rate = {32: [], 64: [], "stack": []}
     cpb = {12: [], 16: []}
     for t in traces:
         txt = os.path.join(tmp, t + ".txt")
@@ -675,8 +752,13 @@ def cmd_perf(out, seeds):
         binf = "build/lz4/data/%s.bin" % t
         st = json.loads(sh("build/trc stats %s --json" % txt))
         n = st["records"]["trace"]
+        sk = json.loads(sh("build/trc stats %s --json --mode stack" % txt))
         v = {"records": n, "bin_bytes": os.path.getsize(os.path.join(ROOT, binf)),
-             "trc_bytes": st["stream_bytes"]}
+             "trc_bytes": st["stream_bytes"], "trc_stack_bytes": sk["stream_bytes"]}
+        o = sh("build/sim/enc_stack/Vtrc_sim_enc %s --out-w 64" % txt)
+        r = float(re.search(r"records/cycle ([0-9.]+)", o).group(1))
+        v["trc_stack_records_per_clock"] = r
+        rate["stack"].append(r)
         for w in (32, 64):
             o = sh("build/sim/enc_paper/Vtrc_sim_enc %s --out-w %d" % (txt, w))
             r = float(re.search(r"records/cycle ([0-9.]+)", o).group(1))
@@ -694,12 +776,15 @@ def cmd_perf(out, seeds):
         v["lz4_1_bytes"] = int(sh("lz4 -1 -c %s | wc -c" % binf))
         v["lz4_1_bpr"] = 8.0 * v["lz4_1_bytes"] / n
         v["trc_bpr"] = 8.0 * v["trc_bytes"] / n
+        v["trc_stack_bpr"] = 8.0 * v["trc_stack_bytes"] / n
         os.remove(txt)
         res["traces"][t] = v
     lo = lambda xs: min(xs)  # the slowest trace sets the rate
     res["designs"] = {
         "trc_enc_w32": {"units_per_clock": lo(rate[32]), "bits_per_unit": 40, "unit": "record"},
         "trc_enc_w64": {"units_per_clock": lo(rate[64]), "bits_per_unit": 40, "unit": "record"},
+        "trc_stack_w64": {"units_per_clock": lo(rate["stack"]), "bits_per_unit": 40,
+                          "unit": "record"},
         "trc_core": {"units_per_clock": lo(rate[64]), "bits_per_unit": 40, "unit": "record",
                      "note": "one event per clock at most (PRESCALE 1); its encoder is "
                              "trc_enc OUT_W=64, whose rate is used"},
@@ -721,6 +806,8 @@ def main(argv):
         return cmd_wrap(argv[2], argv[3], argv[4])
     if len(argv) >= 7 and argv[1] == "pnr":
         return cmd_pnr(argv[2], argv[3], int(argv[4]), argv[5], argv[6])
+    if len(argv) >= 4 and argv[1] == "breakdown":
+        return cmd_breakdown(argv[2], argv[3])
     if len(argv) >= 3 and argv[1] == "report":
         return cmd_report(argv[2])
     sys.stderr.write(__doc__)
