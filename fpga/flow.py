@@ -181,8 +181,8 @@ def cmd_breakdown(design, arch):
     """Per-module cells of the core, synthesized with its hierarchy kept (so
     slightly larger than the flattened figure: no optimization across modules)."""
     core = DESIGNS[design][0]
-    base = os.path.join(ROOT, "build/fpga/breakdown/%s.%s" % (design, arch))
-    os.makedirs(os.path.dirname(base), exist_ok=True)
+    base = "build/fpga/breakdown/%s.%s" % (design, arch)
+    os.makedirs(os.path.join(ROOT, os.path.dirname(base)), exist_ok=True)
     script = synth_script(design, arch, core).replace(" -flatten", "")
     if arch == "ice40":
         script = script.replace("synth_ice40", "synth_ice40 -noflatten")
@@ -192,7 +192,7 @@ def cmd_breakdown(design, arch):
     if rc != 0:
         sys.stderr.write("breakdown: yosys failed, see %s.log\n" % base)
         return 1
-    text = open(base + ".log", errors="replace").read()
+    text = open(os.path.join(ROOT, base + ".log"), errors="replace").read()
     last = text.rfind("Printing statistics.")
     mods = {}
     for m in re.finditer(r"(?ms)^=== (\S+) ===\n(.*?)(?=^=== |\Z)", text[last:]):
@@ -205,14 +205,21 @@ def cmd_breakdown(design, arch):
                 cells[a.group(1)] = int(a.group(2))
             elif b:
                 cells[b.group(2)] = int(b.group(1))
-        if "design hierarchy" not in name:
-            mods[name] = summarize(arch, cells)
+        if "design hierarchy" in name:
+            continue
+        k, n = name, 1
+        while k in mods:  # one paramod per parameter set (the three dictionaries)
+            n += 1
+            k = "%s #%d" % (name, n)
+        mods[k] = summarize(arch, cells)
     print("Per-module area of %s (%s), hierarchy kept: `%s`" % (design, arch, shlex.join(cmd)))
     print()
     print("| module | LUT4 | FF | BRAM | Virtex-4 slices est. |" if arch == "xc4v" else
           "| module | LUT4 | FF | BRAM |")
     print("|---|---:|---:|---:|---:|" if arch == "xc4v" else "|---|---:|---:|---:|")
-    for name, v in mods.items():
+    tot = {k: sum(v[k] for v in mods.values()) for k in ("lut4", "ff", "bram")}
+    tot["slices_est"] = sum(v.get("slices_est") or 0 for v in mods.values())
+    for name, v in list(mods.items()) + [("sum", tot)]:
         extra = " %s |" % v["slices_est"] if arch == "xc4v" else ""
         print("| %s | %d | %d | %d |%s" % (name, v["lut4"], v["ff"], v["bram"], extra))
     return 0

@@ -10,7 +10,7 @@ W=build/tmp/stack
 OUT=reports/stack.md
 SIM=build/sim/enc_stack/Vtrc_sim_enc
 mkdir -p $W reports
-VARIANTS="paper +stack +event full -stack -event -mode -hit sk6 sk12 sd1 sd4 sd64"
+VARIANTS="paper +stack +event full -stack -event -mode -hit sk6 sk8 sk12 sd1 sd4 sd64"
 traces=$(ls tests/data/*_t*.txt.xz | xargs -n1 basename | sed 's/\.txt\.xz$//')
 
 # The ablation runs in the background, one trace at a time, on the second core.

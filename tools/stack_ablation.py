@@ -18,7 +18,7 @@ size exactly (tests/stack_report.sh checks that). Paper widths: NT 23, FID_W
   -event     full without event prediction (every record has its class)
   -mode      full without the near/noisy delta modes (always the near order)
   -hit       full without the last-hit bit (NP always at rank 1)
-  sk6 sk12   full with a 64- or 4096-entry table
+  sk6 sk8 sk12  full with a 64-, 256- or 4096-entry table
   sd1 sd4 sd64  full with another stack depth
 """
 import lzma
@@ -45,7 +45,7 @@ VARIANTS = {
     "-event": dict(event=0),
     "-mode": dict(mode=0),
     "-hit": dict(hit=0),
-    "sk6": dict(sk=6), "sk12": dict(sk=12),
+    "sk6": dict(sk=6), "sk8": dict(sk=8), "sk12": dict(sk=12),
     "sd1": dict(sd=1), "sd4": dict(sd=4), "sd64": dict(sd=64),
 }
 
