@@ -53,11 +53,14 @@ module trc_enc #(
     localparam NZ     = $clog2(NT + 1);
     localparam FW_C   = ND_F + 1 + FID_W;
     localparam OW_C   = ND_T + TYPE_W + ND_V + VAL_W;
-    // Longest coded record. Paper: full timestamp, kind bit, escaped
-    // payload. Stack: NP (9), delta rank (10) and ESC timestamp, class (2),
-    // escaped payload.
-    localparam MAXLEN = MODE == 0 ? NZ + NT - 1 + 1 + (FW_C > OW_C ? FW_C : OW_C)
-                                  : 21 + NZ + NT - 1 + (FW_C > OW_C ? FW_C : OW_C);
+    // Longest piece the packer takes. Paper: the longest record (full
+    // timestamp, kind bit, escaped payload). Stack mode records reach FULL =
+    // 20 bits more (NP 9, delta rank 10, class 2 instead of the kind bit);
+    // trc_stkcoder cuts those in two, so the packer stays as small, unless
+    // tiny widths need a wider piece (at least half of FULL).
+    localparam LONGEST = NZ + NT - 1 + 1 + (FW_C > OW_C ? FW_C : OW_C);
+    localparam FULL    = LONGEST + 20;
+    localparam MAXLEN  = MODE == 0 || 2 * LONGEST >= FULL ? LONGEST : (FULL + 1) / 2;
     localparam LENW   = $clog2(MAXLEN + 1);
     localparam REC_W  = 1 + NT + INFO_W;
 

@@ -33,21 +33,24 @@ module trc_ptab #(
         mem_q <= mem[raddr];
     end
 
-    reg [N-1:0] vld_q;
-    reg         rvld_q, fwd_q;
-    reg [W-1:0] fwd_data_q;
+    // The valid flag is looked up after the clock, at the registered
+    // address: a write in between went to that address only if it is
+    // forwarded, and a clear in between clears the flag too.
+    reg [N-1:0]  vld_q;
+    reg [SK-1:0] ra_q;
+    reg          fwd_q;
+    reg [W-1:0]  fwd_data_q;
     always @(posedge clk) begin
         if (rst || clr)
             vld_q <= {N{1'b0}};
         else if (we)
             vld_q[waddr] <= 1'b1;
-        // a clear also hides the entry read in the same clock
-        rvld_q     <= !clr && vld_q[raddr];
+        ra_q       <= raddr;
         fwd_q      <= !clr && we && waddr == raddr;
         fwd_data_q <= wdata;
     end
 
-    assign rdata = fwd_q ? fwd_data_q : rvld_q ? mem_q : {W{1'b0}};
+    assign rdata = fwd_q ? fwd_data_q : vld_q[ra_q] ? mem_q : {W{1'b0}};
 
 endmodule
 

@@ -4,8 +4,13 @@
 // from block RAM (trc_ptab) while the previous record is being coded: its
 // address comes from the state that record leaves behind (next top of the
 // shadow stack, next previous key), so the loop closes in one clock.
-// Parameters: NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, INFO_W, MAXLEN,
-//   LENW, OUT_W, EW as in trc_coder;
+// A record longer than MAXLEN bits (a miss with an escaped delta: up to
+// FULL = MAXLEN + 20 bits at the paper's widths) leaves in two pieces on two
+// clocks, so that the packer is as wide as paper mode's.
+// Parameters: NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, INFO_W, OUT_W, EW as
+//   in trc_coder;
+//   MAXLEN - longest piece out, at least half of FULL (trc_enc sets it)
+//   LENW   - bits of a piece length, $clog2(MAXLEN + 1)
 //   SK - predictor table index bits, 4..12
 //   SD - shadow call stack depth, 1..64
 `default_nettype none
@@ -19,8 +24,8 @@ module trc_stkcoder #(
     parameter ND_T   = 3,
     parameter ND_V   = 3,
     parameter INFO_W = 23,
-    parameter MAXLEN = 77,
-    parameter LENW   = 7,
+    parameter MAXLEN = 57,
+    parameter LENW   = 6,
     parameter OUT_W  = 64,
     parameter EW     = 8,
     parameter SK     = 9,
@@ -55,24 +60,31 @@ module trc_stkcoder #(
     localparam [TYPE_W-1:0] T_END  = {TYPE_W{1'b1}} - 1'b1;
     localparam [TYPE_W-1:0] T_SYNC = {TYPE_W{1'b1}} - {{(TYPE_W-2){1'b0}}, 2'd2};
     localparam [PDW-1:0] PD_MAX = {PDW{1'b1}};
+    localparam FW_C = ND_F + 1 + FID_W, OW_C = ND_T + TYPE_W + ND_V + VAL_W;
+    localparam FULL = 21 + TSW + (FW_C > OW_C ? FW_C : OW_C); // longest record
+    localparam FLW  = $clog2(FULL + 1);  // bits of a record length
 
     // Three stages move together when the last is empty or taken: (A) the
     // record meets its table entry: symbol, ranks, dictionaries, state
     // update; (B) the bit string is assembled; then the output register.
+    // adv moves the output register; stages A and B wait while the first
+    // piece of a long record leaves.
     wire adv = !m_valid || m_ready;
-    assign s_ready = adv;
+    wire hold;
+    wire adv_ab = adv && !hold;
+    assign s_ready = adv_ab;
 
     reg               a_valid;
     reg  [NT+INFO_W:0] a_rec;
     always @(posedge clk) begin
-        if (adv)
+        if (adv_ab)
             a_rec <= s_rec;
         if (rst)
             a_valid <= 1'b0;
-        else if (adv)
+        else if (adv_ab)
             a_valid <= s_valid;
     end
-    wire fire = a_valid && adv;
+    wire fire = a_valid && adv_ab;
 
     // ---- stage A fields
     wire              os      = a_rec[NT+INFO_W];
@@ -189,19 +201,19 @@ module trc_stkcoder #(
     wire [3:0] rank   = pred && base >= np_pos ? base + 1'b1 : base;
 
     // payload, right-aligned
-    localparam [LENW-1:0] NZ_L = NZ[LENW-1:0];
+    localparam [FLW-1:0] NZ_L = NZ[FLW-1:0];
     wire [TSW-1:0]  ts_code;
-    wire [LENW-1:0] ts_len;
-    trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(LENW)) u_ts (
+    wire [FLW-1:0]  ts_len;
+    trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(FLW)) u_ts (
         .delta(delta), .code(ts_code), .len(ts_len)
     );
-    wire [LENW-1:0] mant_len = {{(LENW-LW){1'b0}}, dlen} - 1'b1;
+    wire [FLW-1:0]  mant_len = {{(FLW-LW){1'b0}}, dlen} - 1'b1;
     wire [NT-1:0]   mant = delta & ~({NT{1'b1}} << mant_len);
     reg  [TSW-1:0]  pl;
-    reg  [LENW-1:0] pl_len;
+    reg  [FLW-1:0]  pl_len;
     always @* begin
         case (sym)
-            2'd0: begin pl = {TSW{1'b0}}; pl_len = {LENW{1'b0}}; end
+            2'd0: begin pl = {TSW{1'b0}}; pl_len = {FLW{1'b0}}; end
             2'd1: begin pl = {{(TSW-1){1'b0}}, near_dn}; pl_len = 1; end
             2'd2: begin pl = {{(TSW-NT){1'b0}}, mant}; pl_len = mant_len; end
             default: begin pl = ts_code; pl_len = ts_len; end
@@ -239,13 +251,13 @@ module trc_stkcoder #(
     reg              b_fh, b_th, b_vh;
     reg [3:0]        b_rank, b_npos;
     reg [TSW-1:0]    b_pl;
-    reg [LENW-1:0]   b_pl_len;
+    reg [FLW-1:0]    b_pl_len;
     reg [ND_F-1:0]   b_fc;
     reg [ND_T-1:0]   b_tc;
     reg [ND_V-1:0]   b_vc;
     reg [INFO_W-1:0] b_info;
     always @(posedge clk) begin
-        if (adv) begin
+        if (adv_ab) begin
             b_np     <= !pred;
             b_last   <= sym == 2'd3;
             b_flush  <= is_end || is_sync;
@@ -265,12 +277,12 @@ module trc_stkcoder #(
         end
         if (rst)
             b_valid <= 1'b0;
-        else if (adv)
+        else if (adv_ab)
             b_valid <= a_valid;
     end
 
     // ---- stage B: tail = rank code over the payload; NP code over the tail
-    localparam RW = LENW + 1;   // room for sums of lengths
+    localparam RW = FLW + 1;    // room for sums of lengths
     wire [RW-1:0] r_lo   = {1'b0, b_pl_len} + {{(RW-1){1'b0}}, !b_last};
     wire [RW-1:0] r_hi   = r_lo + {{(RW-4){1'b0}}, b_rank};
     wire [RW-1:0] n_lo   = r_hi + 1'b1;
@@ -293,41 +305,41 @@ module trc_stkcoder #(
     localparam integer E_FH = 2 + ND_F, E_FM = 2 + ND_F + FW;
     localparam integer E_HH = 2 + ND_T + ND_V, E_HM = E_HH + VAL_W;
     localparam integer E_MH = E_HH + TYPE_W, E_MM = E_HH + TYPE_W + VAL_W;
-    reg [MAXLEN-1:0] bits_b;
+    reg [FULL-1:0]   bits_b;
     reg [RW-1:0]     ev_len;
     always @* begin
-        bits_b = {{(MAXLEN-PW){1'b0}}, pre};
+        bits_b = {{(FULL-PW){1'b0}}, pre};
         ev_len = {RW{1'b0}};
         if (b_np) begin
             if (!b_os && b_xtop) begin
                 bits_b = bits_b << 1;
                 ev_len = 1;
             end else if (!b_os && b_fh) begin
-                bits_b = (bits_b << E_FH) | {{(MAXLEN-E_FH){1'b0}}, 2'b10, b_fc};
+                bits_b = (bits_b << E_FH) | {{(FULL-E_FH){1'b0}}, 2'b10, b_fc};
                 ev_len = E_FH[RW-1:0];
             end else if (!b_os) begin
-                bits_b = (bits_b << E_FM) | {{(MAXLEN-E_FM){1'b0}}, 2'b10, b_fc, b_fkey};
+                bits_b = (bits_b << E_FM) | {{(FULL-E_FM){1'b0}}, 2'b10, b_fc, b_fkey};
                 ev_len = E_FM[RW-1:0];
             end else begin
                 case ({b_th, b_vh})
                     2'b11: begin
                         bits_b = (bits_b << E_HH) |
-                                 {{(MAXLEN-E_HH){1'b0}}, 2'b11, b_tc, b_vc};
+                                 {{(FULL-E_HH){1'b0}}, 2'b11, b_tc, b_vc};
                         ev_len = E_HH[RW-1:0];
                     end
                     2'b10: begin
                         bits_b = (bits_b << E_HM) |
-                                 {{(MAXLEN-E_HM){1'b0}}, 2'b11, b_tc, b_vc, b_val};
+                                 {{(FULL-E_HM){1'b0}}, 2'b11, b_tc, b_vc, b_val};
                         ev_len = E_HM[RW-1:0];
                     end
                     2'b01: begin
                         bits_b = (bits_b << E_MH) |
-                                 {{(MAXLEN-E_MH){1'b0}}, 2'b11, b_tc, b_type, b_vc};
+                                 {{(FULL-E_MH){1'b0}}, 2'b11, b_tc, b_type, b_vc};
                         ev_len = E_MH[RW-1:0];
                     end
                     default: begin
                         bits_b = (bits_b << E_MM) |
-                                 {{(MAXLEN-E_MM){1'b0}}, 2'b11, b_tc, b_type, b_vc, b_val};
+                                 {{(FULL-E_MM){1'b0}}, 2'b11, b_tc, b_type, b_vc, b_val};
                         ev_len = E_MM[RW-1:0];
                     end
                 endcase
@@ -336,23 +348,38 @@ module trc_stkcoder #(
     end
     wire [RW-1:0] len_b = pre_len + ev_len;
 
+    // ---- pieces: a record longer than MAXLEN leaves as its top
+    // len_b - MAXLEN bits, then (split_q) its low MAXLEN bits with the flush.
+    localparam [RW-1:0] MAXLEN_R = MAXLEN[RW-1:0];
+    reg  split_q;
+    wire long_b = b_valid && len_b > MAXLEN_R;
+    assign hold = long_b && !split_q;
+    wire [FULL-1:0]   hi_b    = bits_b >> MAXLEN;
+    wire [MAXLEN-1:0] piece   = hold ? hi_b[MAXLEN-1:0] : bits_b[MAXLEN-1:0];
+    wire [RW-1:0]     plen_r  = hold ? len_b - MAXLEN_R : split_q ? MAXLEN_R : len_b;
+    wire              pflush  = b_flush && !hold;
+
     // ---- output register (as trc_coder): end position in the word stream
     localparam OWL = $clog2(OUT_W);
     reg  [OWL-1:0] ph_q;
     wire [EW-1:0]  ph_e  = {{(EW-OWL){1'b0}}, ph_q};
-    wire [EW-1:0]  len_e = {{(EW-LENW){1'b0}}, len_b[LENW-1:0]};
+    wire [EW-1:0]  len_e = {{(EW-LENW){1'b0}}, plen_r[LENW-1:0]};
     wire [EW-1:0]  end_b = ph_e + len_e;
     always @(posedge clk) begin
         if (adv) begin
-            m_bits  <= bits_b;
+            m_bits  <= piece;
             m_end   <= end_b;
             m_endm1 <= end_b - 1'b1;
-            m_flush <= b_flush;
+            m_flush <= pflush;
         end
+        if (rst)
+            split_q <= 1'b0;
+        else if (adv)
+            split_q <= hold;
         if (rst)
             ph_q <= {OWL{1'b0}};
         else if (adv && b_valid)
-            ph_q <= b_flush ? {OWL{1'b0}} : end_b[OWL-1:0];
+            ph_q <= pflush ? {OWL{1'b0}} : end_b[OWL-1:0];
         if (rst)
             m_valid <= 1'b0;
         else if (adv)
@@ -360,7 +387,7 @@ module trc_stkcoder #(
     end
 
     // Info bits a record kind does not use are ignored (docs/rtl.md).
-    wire unused = ^{b_info, unused_nz, len_b[RW-1:LENW], nj[7:3]};
+    wire unused = ^{b_info, unused_nz, plen_r[RW-1:LENW], hi_b[FULL-1:MAXLEN], nj[7:3]};
 
 endmodule
 

@@ -116,12 +116,14 @@ for set in paper nd2 nd4 nt16 fid8 wide tiny stack snt16 sfid8 swide stiny; do
   done
 done
 
-# ---- full traces: paper params, OUT_W = 64, no stalls: one record per clock
-for set in paper stack; do
-  for t in $traces; do
-    job "+enc $set w64 $t full, records/cycle >= 0.9999" \
-      "$(enc $set tests/data/$t.txt.xz --out-w 64 --min-rate 0.9999)"
-  done
+# ---- full traces: paper params, OUT_W = 64, no stalls: one record per clock.
+# Stack mode: a record longer than 57 bits (a miss with an escaped delta,
+# about 1 in 2000 on these traces) takes a second clock.
+for t in $traces; do
+  job "+enc paper w64 $t full, records/cycle >= 0.9999" \
+    "$(enc paper tests/data/$t.txt.xz --out-w 64 --min-rate 0.9999)"
+  job "+enc stack w64 $t full, records/cycle >= 0.999" \
+    "$(enc stack tests/data/$t.txt.xz --out-w 64 --min-rate 0.999)"
 done
 job "+enc paper w8 zlib_deflate_t1 full stall 0.1" "$(enc paper \
   tests/data/zlib_deflate_t1.txt.xz --out-w 8 --stall-in 0.1 --stall-out 0.1 --seed 99)"
