@@ -10,7 +10,7 @@ W=build/tmp/stack
 OUT=reports/stack.md
 SIM=build/sim/enc_stack/Vtrc_sim_enc
 mkdir -p $W reports
-VARIANTS="paper +stack +event full -stack -event -mode -hit sk6 sk8 sk12 sd1 sd4 sd64"
+VARIANTS="paper +stack +event full -stack -event -mode -hit sk6 sk8 sk12 sd1 sd4 sd64 noflip"
 traces=$(ls tests/data/*_t*.txt.xz | xargs -n1 basename | sed 's/\.txt\.xz$//')
 
 # The ablation runs in the background, one trace at a time, on the second core.
@@ -105,6 +105,8 @@ rm -f $W/sizes.tmp
   echo "- -X: full without one piece: -stack (no shadow stack), -event (no event"
   echo "  prediction), -mode (no near/noisy delta modes), -hit (no last-hit bit)."
   echo "- skN: 2^N-entry table (full: 9); sdN: stack depth N (full: 16)."
+  echo "- noflip: full with a function dictionary that does not flip the exit flag"
+  echo "  (not the format: a measured proposal, see docs/stack-mode.md)."
   echo
   echo "| trace | $(sed 's/ / | /g' <<<"$VARIANTS") |"
   echo "|---|$(for v in $VARIANTS; do printf -- '---:|'; done)"

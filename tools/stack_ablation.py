@@ -20,6 +20,9 @@ size exactly (tests/stack_report.sh checks that). Paper widths: NT 23, FID_W
   -hit       full without the last-hit bit (NP always at rank 1)
   sk6 sk8 sk12  full with a 64-, 256- or 4096-entry table
   sd1 sd4 sd64  full with another stack depth
+  noflip     full with a function dictionary that does not flip the exit
+             flag (a proposed change: in stack mode exits of the top bypass
+             the dictionary, so the flipped entries are rarely looked up)
 """
 import lzma
 import sys
@@ -47,6 +50,7 @@ VARIANTS = {
     "-hit": dict(hit=0),
     "sk6": dict(sk=6), "sk8": dict(sk=8), "sk12": dict(sk=12),
     "sd1": dict(sd=1), "sd4": dict(sd=4), "sd64": dict(sd=64),
+    "noflip": dict(flip=0),
 }
 
 
@@ -102,8 +106,9 @@ def alphabet(m, h, with_np, hit_on):
     return a + [ESC]
 
 
-def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16):
-    fd, td, vd = Dict(1 + FID_W, FLAG), Dict(TYPE_W, 0), Dict(VAL_W, 0)
+def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
+                    flip=1):
+    fd, td, vd = Dict(1 + FID_W, FLAG if flip else 0), Dict(TYPE_W, 0), Dict(VAL_W, 0)
     tab = {}  # idx -> [key, pd, kb, m, h]; absent = all zero
     stk, prev = [], 0
     mask = (1 << sk) - 1
