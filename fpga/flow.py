@@ -43,6 +43,9 @@ DESIGNS = {
     "trc_stack_w64": ("trc_enc", "trc_fpga_enc", TRC_RTL,
                       dict(PAPER, OUT_W=64, MODE=1, SK=9, SD=16),
                       "trc_enc, stack mode (SK 9, SD 16), OUT_W=64"),
+    "trc_stack8_w64": ("trc_enc", "trc_fpga_enc", TRC_RTL,
+                       dict(PAPER, OUT_W=64, MODE=1, SK=8, SD=16),
+                       "trc_enc, stack mode (SK 8, SD 16), OUT_W=64"),
     "trc_core": ("trc_core", "trc_fpga_core", TRC_RTL, dict(PAPER, OUT_W=64),
                  "trc_core (time-stamper + FIFO + trc_enc), OUT_W=64"),
     "lz4_w12": ("trc_lz4_core", "trc_fpga_lz4", LZ4_RTL,
@@ -512,13 +515,14 @@ def markdown(rep):
     A("")
     A("## Size on the sample traces")
     A("")
-    A("| trace | records | trc bits/record | trc stack mode | LZ4 4 KB bits/record | "
-      "LZ4 64 KB bits/record | lz4 -1 bits/record | trc / LZ4 4 KB size | "
-      "stack / LZ4 4 KB size |")
-    A("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    A("| trace | records | trc bits/record | stack mode SK 9 | stack mode SK 8 | "
+      "LZ4 4 KB bits/record | LZ4 64 KB bits/record | lz4 -1 bits/record | "
+      "trc / LZ4 4 KB size | stack SK 9 / LZ4 4 KB size |")
+    A("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for t, v in p["traces"].items():
-        A("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
-            t, v["records"], v["trc_bpr"], v["trc_stack_bpr"], v["lz4_w12_bpr"],
+        A("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+            t, v["records"], v["trc_bpr"], v["trc_stack_bpr"], v["trc_stack8_bpr"],
+            v["lz4_w12_bpr"],
             v["lz4_w16_bpr"], v["lz4_1_bpr"], v["trc_bpr"] / v["lz4_w12_bpr"],
             v["trc_stack_bpr"] / v["lz4_w12_bpr"]))
     A("")
@@ -527,7 +531,7 @@ def markdown(rep):
     A("| trc core | device | area ratio | throughput ratio (median Fmax) |")
     A("|---|---|---:|---:|")
     byk = {(r["design"], r["dev"]): r for r in rep["rows"]}
-    for d in ("trc_enc_w32", "trc_enc_w64", "trc_stack_w64", "trc_core"):
+    for d in ("trc_enc_w32", "trc_enc_w64", "trc_stack_w64", "trc_stack8_w64", "trc_core"):
         for dev in ("hx8k", "up5k", "ecp5-6", "ecp5-8", "xc4v"):
             a, b = byk.get((d, dev)), byk.get(("lz4_w12", dev))
             if not a or not b:
@@ -596,7 +600,8 @@ def summary_table(rep):
         hs = hx.get("core_synth") or {}
         e8 = byk.get((d, "ecp5-8")) or {}
         key = {"lz4_w12": "lz4_w12_bytes", "lz4_w16": "lz4_w16_bytes",
-               "trc_stack_w64": "trc_stack_bytes"}.get(d, "trc_bytes")
+               "trc_stack_w64": "trc_stack_bytes",
+               "trc_stack8_w64": "trc_stack8_bytes"}.get(d, "trc_bytes")
         bpr = 8.0 * sum(v[key] for v in tr.values()) / n
         L.append("| %s | %s | %s | %s | %s | %s | %.2f |" % (
             d, fmt(v4), ("%s / %s" % (hs.get("lut4"), hs.get("bram"))) if hs else "-",
@@ -660,21 +665,23 @@ def stack_targets(rep):
     """Issue 6: area <= 1/3 of LZ4 (Virtex-4), Fmax within 15% of paper mode (ECP5)."""
     byk = {(r["design"], r["dev"]): r for r in rep["rows"]}
     L = []
-    a, b = byk.get(("trc_stack_w64", "xc4v")), byk.get(("lz4_w12", "xc4v"))
-    if a and b and area_ratio(a, b) is not None:
-        ar = area_ratio(a, b)
-        L.append("- stack mode Virtex-4 estimate <= 1/3 of LZ4 (4 KB): %s vs %s slices, "
-                 "ratio %.3f: %s" % (a["core_synth"]["slices_est"],
-                                     b["core_synth"]["slices_est"], ar,
-                                     "met" if ar <= 1 / 3.0 else
-                                     "missed (%.2fx the allowed area)" % (ar * 3)))
-    for dev in ("ecp5-6", "ecp5-8"):
-        s, p = byk.get(("trc_stack_w64", dev)), byk.get(("trc_enc_w64", dev))
-        if s and p and s.get("fmax_median") and p.get("fmax_median"):
-            f, g = s["fmax_median"], p["fmax_median"]
-            L.append("- stack mode Fmax within 15%% of paper mode on %s: median %.1f vs "
-                     "%.1f MHz (%.1f%%): %s" % (DEV_LABEL[dev], f, g, 100.0 * (f / g - 1),
-                                                "met" if f >= 0.85 * g else "missed"))
+    for d, sk in (("trc_stack_w64", 9), ("trc_stack8_w64", 8)):
+        a, b = byk.get((d, "xc4v")), byk.get(("lz4_w12", "xc4v"))
+        if a and b and area_ratio(a, b) is not None:
+            ar = area_ratio(a, b)
+            L.append("- stack mode SK %d Virtex-4 estimate <= 1/3 of LZ4 (4 KB): %s vs %s "
+                     "slices, ratio %.3f: %s" % (sk, a["core_synth"]["slices_est"],
+                                                 b["core_synth"]["slices_est"], ar,
+                                                 "met" if ar <= 1 / 3.0 else
+                                                 "missed (%.2fx the allowed area)" % (ar * 3)))
+        for dev in ("ecp5-6", "ecp5-8"):
+            s, p = byk.get((d, dev)), byk.get(("trc_enc_w64", dev))
+            if s and p and s.get("fmax_median") and p.get("fmax_median"):
+                f, g = s["fmax_median"], p["fmax_median"]
+                L.append("- stack mode SK %d Fmax within 15%% of paper mode on %s: median "
+                         "%.1f vs %.1f MHz (%+.1f%%): %s" % (
+                             sk, DEV_LABEL[dev], f, g, 100.0 * (f / g - 1),
+                             "met" if f >= 0.85 * g else "missed"))
     return L
 
 
@@ -706,7 +713,7 @@ def chart(rep):
     amax = max([area_units(r) or 0 for r in rows] + [1])
     tmax = max([r["throughput_gbps_median"] for r in rows] + [1e-9])
     col = {"trc_enc_w32": "#2b8cbe", "trc_enc_w64": "#08589e", "trc_core": "#4eb3d3",
-           "trc_stack_w64": "#31a354",
+           "trc_stack_w64": "#31a354", "trc_stack8_w64": "#74c476",
            "lz4_w12": "#e34a33", "lz4_w16": "#b30000"}
     o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
          'font-family="sans-serif" font-size="11">' % (W, H),
@@ -745,13 +752,14 @@ def cmd_perf(out, seeds):
     res = {"seeds": [int(x) for x in seeds.split(",")], "traces": {}, "designs": {},
            "command": "`fpga/flow.py perf`: per sample trace (tests/data/*_t10.txt.xz) "
            "`build/sim/enc_paper/Vtrc_sim_enc T.txt --out-w W` (records/cycle), "
-           "`build/sim/enc_stack/Vtrc_sim_enc T.txt --out-w 64` (stack mode), "
-           "`build/trc stats T.txt --json [--mode stack]` (trc size), "
+           "`build/sim/enc_stackN/Vtrc_sim_enc T.txt --out-w 64` (stack mode, SK 9 "
+           "and 8), `build/trc stats T.txt --json [--mode stack [--table-bits 8]]` "
+           "(trc size), "
            "`build/lz4/sim_wN/trc_lz4_sim --in T.bin` (clocks/byte; the bytes equal the "
            "model's), `lz4 -1` on the same trace bin v1 bytes."}
     tmp = os.path.join(ROOT, "build/fpga/perf")
     os.makedirs(tmp, exist_ok=True)
-    rate = {32: [], 64: [], "stack": []}
+    rate = {32: [], 64: [], "stack": [], "stack8": []}
     cpb = {12: [], 16: []}
     for t in traces:
         txt = os.path.join(tmp, t + ".txt")
@@ -759,13 +767,16 @@ def cmd_perf(out, seeds):
         binf = "build/lz4/data/%s.bin" % t
         st = json.loads(sh("build/trc stats %s --json" % txt))
         n = st["records"]["trace"]
-        sk = json.loads(sh("build/trc stats %s --json --mode stack" % txt))
         v = {"records": n, "bin_bytes": os.path.getsize(os.path.join(ROOT, binf)),
-             "trc_bytes": st["stream_bytes"], "trc_stack_bytes": sk["stream_bytes"]}
-        o = sh("build/sim/enc_stack/Vtrc_sim_enc %s --out-w 64" % txt)
-        r = float(re.search(r"records/cycle ([0-9.]+)", o).group(1))
-        v["trc_stack_records_per_clock"] = r
-        rate["stack"].append(r)
+             "trc_bytes": st["stream_bytes"]}
+        for k, opt in (("stack", ""), ("stack8", " --table-bits 8")):
+            sk = json.loads(sh("build/trc stats %s --json --mode stack%s" % (txt, opt)))
+            v["trc_%s_bytes" % k] = sk["stream_bytes"]
+            v["trc_%s_bpr" % k] = 8.0 * sk["stream_bytes"] / n
+            o = sh("build/sim/enc_%s/Vtrc_sim_enc %s --out-w 64" % (k, txt))
+            r = float(re.search(r"records/cycle ([0-9.]+)", o).group(1))
+            v["trc_%s_records_per_clock" % k] = r
+            rate[k].append(r)
         for w in (32, 64):
             o = sh("build/sim/enc_paper/Vtrc_sim_enc %s --out-w %d" % (txt, w))
             r = float(re.search(r"records/cycle ([0-9.]+)", o).group(1))
@@ -783,7 +794,6 @@ def cmd_perf(out, seeds):
         v["lz4_1_bytes"] = int(sh("lz4 -1 -c %s | wc -c" % binf))
         v["lz4_1_bpr"] = 8.0 * v["lz4_1_bytes"] / n
         v["trc_bpr"] = 8.0 * v["trc_bytes"] / n
-        v["trc_stack_bpr"] = 8.0 * v["trc_stack_bytes"] / n
         os.remove(txt)
         res["traces"][t] = v
     lo = lambda xs: min(xs)  # the slowest trace sets the rate
@@ -792,6 +802,8 @@ def cmd_perf(out, seeds):
         "trc_enc_w64": {"units_per_clock": lo(rate[64]), "bits_per_unit": 40, "unit": "record"},
         "trc_stack_w64": {"units_per_clock": lo(rate["stack"]), "bits_per_unit": 40,
                           "unit": "record"},
+        "trc_stack8_w64": {"units_per_clock": lo(rate["stack8"]), "bits_per_unit": 40,
+                           "unit": "record"},
         "trc_core": {"units_per_clock": lo(rate[64]), "bits_per_unit": 40, "unit": "record",
                      "note": "one event per clock at most (PRESCALE 1); its encoder is "
                              "trc_enc OUT_W=64, whose rate is used"},

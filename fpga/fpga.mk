@@ -8,7 +8,7 @@
 FPGA_DIR   := $(B)/fpga
 FPGA_SEEDS ?= 1 2 3
 FPGA_JOBS  ?= 2
-FPGA_ICE40 := trc_enc_w32 trc_enc_w64 trc_stack_w64 trc_core lz4_w12
+FPGA_ICE40 := trc_enc_w32 trc_enc_w64 trc_stack_w64 trc_stack8_w64 trc_core lz4_w12
 FPGA_ECP5  := $(FPGA_ICE40) lz4_w16
 FPGA_SRC   := fpga/flow.py $(wildcard fpga/trc_fpga_*.v) $(wildcard constraints/*) \
               $(wildcard rtl/trc_*.v) $(wildcard rtl/lz4/trc_lz4_*.v)
@@ -25,7 +25,8 @@ FPGA_PNR  := $(foreach d,$(FPGA_ICE40),$(foreach v,hx8k up5k,$(foreach s,$(FPGA_
 fpga_arch = $(if $(filter ecp5%,$(1)),ecp5,ice40)
 
 .PHONY: fpga fpga-runs fpga-quick
-fpga: deps lz4-deps $(B)/trc $(B)/sim/enc_paper/Vtrc_sim_enc $(B)/sim/enc_stack/Vtrc_sim_enc
+FPGA_SIMS := $(foreach s,paper stack stack8,$(B)/sim/enc_$(s)/Vtrc_sim_enc)
+fpga: deps lz4-deps $(B)/trc $(FPGA_SIMS)
 	@tools/install-deps.sh --fpga
 	@$(MAKE) --no-print-directory -j$(FPGA_JOBS) fpga-runs
 	python3 fpga/flow.py report $(FPGA_DIR)
@@ -36,8 +37,7 @@ fpga-quick: deps
 	@tests/run.sh tests/t_fpga_quick.sh
 
 $(FPGA_DIR)/perf.json: fpga/flow.py $(B)/lz4/sim_w12/trc_lz4_sim \
-    $(B)/lz4/sim_w16/trc_lz4_sim $(B)/trc $(B)/sim/enc_paper/Vtrc_sim_enc \
-    $(B)/sim/enc_stack/Vtrc_sim_enc
+    $(B)/lz4/sim_w16/trc_lz4_sim $(B)/trc $(FPGA_SIMS)
 	@mkdir -p $(@D)
 	python3 fpga/flow.py perf $@ $(subst $(space),$(comma),$(strip $(FPGA_SEEDS)))
 

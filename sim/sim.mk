@@ -39,6 +39,9 @@ SIM_P_sfid8  := NT=23 FID_W=8 TYPE_W=7 VAL_W=16 ND_F=2 ND_T=2 ND_V=2 MODE=1 SK=1
 SIM_P_swide  := $(SIM_P_wide) MODE=1 SK=10 SD=2
 SIM_P_stiny  := $(SIM_P_tiny) MODE=1 SK=4 SD=1
 SIM_P_stackf := $(SIM_P_stack) SYNC_EVERY=64
+# Not in the regression: the 256-entry table of the FPGA report's second
+# stack mode row (built by make fpga).
+SIM_P_stack8 := $(SIM_P_paper) MODE=1 SK=8 SD=16
 # trc_core builds: format parameters plus the front end's.
 CORE_SETS    := paper nt12 nt12f
 CORE_P_paper := $(SIM_P_paper) OUT_W=64 PRESCALE=1 FIFO_AW=4
