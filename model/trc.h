@@ -205,6 +205,10 @@ typedef struct {
     uint64_t kind_bits;                /* one per record */
     uint64_t pad_bits;                 /* alignment after END/SYNC */
     uint64_t lookups[3], hits[3];      /* dictionaries: function, type, value */
+    /* Stack mode only (zero in paper mode): function records the context
+     * table predicted, exits coded as the exit of the top, and the delta
+     * symbols of all records: EQ, NEAR, a bit length, ESC. */
+    uint64_t predicted, top_exits, delta_sym[4];
 } trc_stats;
 
 typedef struct {

@@ -146,6 +146,7 @@ static trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
     uint64_t start = r->pos;
     unsigned sym = get_rank(r, alpha, n);
     trc_error err = TRC_OK;
+    d->st.delta_sym[sym == SYM_EQ ? 0 : sym == SYM_NEAR ? 1 : sym == SYM_ESC ? 3 : 2]++;
     if (sym == SYM_EQ) {
         *delta = e->pd;
     } else if (sym == SYM_NEAR) {
@@ -218,12 +219,14 @@ static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
     *os = 0;
     if (pred) {
         *key = en.key;
+        st->predicted++;
     } else {
         uint64_t start = r->pos;
         unsigned cls = get(r, 1) ? 2u + get(r, 1) : 0u;
         st->kind_bits += r->pos - start;
         if (cls == 0) {
             *key = (UINT32_C(1) << p->fid_w) | trc_stk_top(s);
+            st->top_exits++;
         } else if (cls == 2) {
             *key = get_dict(r, &d->fdict, p->nd_f, p->fid_w + 1u,
                             UINT32_C(1) << p->fid_w, st, TRC_F_FUNCTION);

@@ -37,7 +37,39 @@ assert s["stream_bytes"] == os.path.getsize(sys.argv[3]) - 16
 PY
 done
 
+# Stack mode on every sample trace: round trip, header, and the accounting
+# of its statistics (every function record is predicted, an exit of the top
+# or a dictionary lookup; every record has one delta symbol).
+for x in $traces; do
+  n=$(basename $x .txt.xz)
+  t "stack_round_trip_$n" bash -c "$TRC compress --mode stack $W/$n.txt $W/$n.s.trc && $TRC decompress $W/$n.s.trc - | cmp - $W/$n.canon"
+  t "stack_smaller_than_paper_$n" bash -c "[ \$(stat -c %s $W/$n.s.trc) -lt \$(stat -c %s $W/$n.trc) ]"
+  $TRC stats $W/$n.s.trc --json > $W/$n.s.json
+  t "stack_stats_rules_$n" python3 - $W/$n.s.json $W/$n.want $W/$n.s.trc <<'PY'
+import json, os, sys
+s = json.load(open(sys.argv[1]))
+f, o, l, ext = map(int, open(sys.argv[2]).read().split())
+r, fl, k = s["records"], s["fields"], s["stack"]
+assert r["function"] == f and r["trace"] == f + o + l, r
+assert k["predicted"] + k["top_exits"] + s["hits"]["function"][1] == f, (k, s["hits"])
+assert sum(k["delta"].values()) == f + o + l + ext + 1, k
+coded = sum(fl[x]["coded"] for x in ("timestamp", "function", "type", "value"))
+assert coded + fl["kind"]["coded"] + s["padding_bits"] == 8 * s["stream_bytes"]
+hdr = open(sys.argv[3], "rb").read(16)
+assert hdr[5] == 1 and hdr[14] == 9 and hdr[15] == 16, hdr
+assert s["stream_bytes"] == os.path.getsize(sys.argv[3]) - 16
+PY
+done
+
 n=lua_errors_t10
+for opt in "--mode stack --table-bits 4 --stack-depth 1" "--mode stack --table-bits 12 --stack-depth 64" "--mode stack --nt 16 --dict-bits 2" "--mode stack --fid-bits=10 --table-bits 6"; do
+  name=$(echo "$opt" | tr -c 'a-z0-9\n' '_')
+  t "stack_params_round_trip$name" bash -c "$TRC compress $opt $W/$n.txt $W/p.trc && $TRC decompress $W/p.trc - | cmp - $W/$n.canon && $TRC decompress --raw $opt <(tail -c +17 $W/p.trc) - | cmp - $W/$n.canon"
+done
+t stack_options_need_stack_mode bash -c "$TRC compress --table-bits 9 $W/$n.txt $W/p.trc 2>&1 | grep -q 'needs --mode stack'"
+t stack_table_bits_range bash -c "$TRC compress --mode stack --table-bits 13 $W/$n.txt $W/p.trc 2>&1 | grep -q 'table-bits 4..12'"
+t stack_raw_needs_mode bash -c "$TRC compress --raw --mode stack $W/$n.txt $W/r.bin && ! $TRC decompress --raw $W/r.bin - 2>/dev/null | cmp -s - $W/$n.canon"
+
 t asan_round_trip_$n bash -c "$ASAN compress $W/$n.txt $W/a.trc && $ASAN decompress $W/a.trc - | cmp - $W/$n.canon && $ASAN stats $W/a.trc >/dev/null"
 t stats_of_text_equals_stats_of_trc bash -c "cmp <($TRC stats $W/$n.txt --json) <($TRC stats $W/$n.trc --json)"
 t stats_text_table bash -c "$TRC stats $W/$n.trc | grep -q 'total (with kind bit)'"

@@ -564,6 +564,12 @@ static void test_stack_worked_example(void)
                        st.coded_bits[TRC_F_TYPE] + st.coded_bits[TRC_F_VALUE] +
                        st.kind_bits + st.pad_bits,
           "stack_stats_add_up");
+    /* Predicted: both entries and the second exit; the first exit is the
+     * top's. Deltas: L+2, EQ, L+3, NEAR, then END's ESC. */
+    check(st.predicted == 3 && st.top_exits == 1 && st.lookups[0] == 0 &&
+              st.function == 4 && st.delta_sym[0] == 1 && st.delta_sym[1] == 1 &&
+              st.delta_sym[2] == 2 && st.delta_sym[3] == 1,
+          "stack_stats_predictions");
 }
 
 static void test_stack_round_trips(void)

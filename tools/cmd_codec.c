@@ -81,7 +81,8 @@ static int parse_opts(int argc, char **argv, int want_out, opts *o)
     if (trc_params_check(&o->p) != TRC_OK) {
         cli_error("format parameters out of range: NT 2..32, fid-bits 1..31, "
                   "type-bits 3..16, value-bits 1..32, dict-bits 1..8 and at "
-                  "most the field's bits");
+                  "most the field's bits; stack mode: table-bits 4..12, "
+                  "stack-depth 1..64");
         return 2;
     }
     return 0;
@@ -430,6 +431,9 @@ static double pct(uint64_t a, uint64_t b)
 static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
                         int json)
 {
+    /* Stack mode streams code a delta symbol for every record. */
+    int stack = s->delta_sym[0] + s->delta_sym[1] + s->delta_sym[2] +
+                    s->delta_sym[3] != 0;
     static const char *const names[] = {"timestamp", "function", "type",
                                         "value"};
     static const char *const labels[] = {"timestamp", "function id",
@@ -455,13 +459,24 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
         printf("\"kind\": {\"coded\": %llu}},\n \"padding_bits\": %llu, "
                "\"hits\": {\"function\": [%llu, %llu], \"type\": [%llu, %llu],"
                " \"value\": [%llu, %llu]},\n \"stream_bytes\": %llu, "
-               "\"bits_per_record\": %.4f}\n",
+               "\"bits_per_record\": %.4f",
                (unsigned long long)s->kind_bits,
                (unsigned long long)s->pad_bits,
                (unsigned long long)s->hits[0], (unsigned long long)s->lookups[0],
                (unsigned long long)s->hits[1], (unsigned long long)s->lookups[1],
                (unsigned long long)s->hits[2], (unsigned long long)s->lookups[2],
                (unsigned long long)bytes, bpr);
+        if (stack)
+            printf(",\n \"stack\": {\"predicted\": %llu, \"top_exits\": %llu, "
+                   "\"delta\": {\"eq\": %llu, \"near\": %llu, \"length\": %llu, "
+                   "\"escape\": %llu}}",
+                   (unsigned long long)s->predicted,
+                   (unsigned long long)s->top_exits,
+                   (unsigned long long)s->delta_sym[0],
+                   (unsigned long long)s->delta_sym[1],
+                   (unsigned long long)s->delta_sym[2],
+                   (unsigned long long)s->delta_sym[3]);
+        printf("}\n");
         return;
     }
     printf("%-22s %14s %14s %7s\n", "field", "raw bits", "coded bits",
@@ -489,6 +504,18 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
     printf("dictionary hit rate: function %.1f%%, type %.1f%%, value %.1f%%\n",
            pct(s->hits[0], s->lookups[0]), pct(s->hits[1], s->lookups[1]),
            pct(s->hits[2], s->lookups[2]));
+    if (stack) {
+        uint64_t n = s->delta_sym[0] + s->delta_sym[1] + s->delta_sym[2] +
+                     s->delta_sym[3];
+        printf("stack mode: function records predicted %.1f%%, exits of the top "
+               "%.1f%%, through the dictionary %.1f%%\n",
+               pct(s->predicted, s->function), pct(s->top_exits, s->function),
+               pct(s->lookups[0], s->function));
+        printf("stack mode deltas: equal %.1f%%, off by one %.1f%%, bit length "
+               "%.1f%%, escaped %.1f%%\n", pct(s->delta_sym[0], n),
+               pct(s->delta_sym[1], n), pct(s->delta_sym[2], n),
+               pct(s->delta_sym[3], n));
+    }
 }
 
 /* Figures of the stream that text input would compress to: the records go
