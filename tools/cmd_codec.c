@@ -489,10 +489,13 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
     printf("%-22s %14llu %14llu %6.1f%%\n", "total (no kind bit)",
            (unsigned long long)raw, (unsigned long long)coded,
            pct(coded, raw));
+    /* raw: one kind bit per raw record; coded: what the stream spent on
+     * kinds (stack mode: the NP codes and event classes) */
+    uint64_t raw_kind = s->function + s->os;
     printf("%-22s %14llu %14llu %6.1f%%\n", "total (with kind bit)",
-           (unsigned long long)(raw + s->kind_bits),
+           (unsigned long long)(raw + raw_kind),
            (unsigned long long)(coded + s->kind_bits),
-           pct(coded + s->kind_bits, raw + s->kind_bits));
+           pct(coded + s->kind_bits, raw + raw_kind));
     printf("records: %llu trace (%llu function, %llu OS incl. %llu TIME_EXT, "
            "%llu END, %llu SYNC, %llu LOST)\n",
            (unsigned long long)trace, (unsigned long long)s->function,
