@@ -16,6 +16,12 @@ for x in tests/data/*_t10.txt.xz; do
   { printf '\x00'; build/trc compress $S/$n.txt -; } > $C/decode/$n
   { printf '\x04'; build/trc compress --raw --nt 16 --fid-bits 10 --type-bits 4 \
       --value-bits 8 --dict-bits 2 $S/$n.txt - 2>/dev/null; } > $C/decode/$n.raw16
+  # stack mode: a container, and a bare stream for byte 0 = 0x58 (paper
+  # widths, stack mode, SK 4 + 5 % 9 = 9, SD 1 + 5 * 4 = 21)
+  { printf '\x00'; build/trc compress --mode stack $S/$n.txt -; } > $C/decode/$n.stack
+  { printf '\x58'; build/trc compress --raw --mode stack --stack-depth 21 $S/$n.txt -; } \
+    > $C/decode/$n.rawstack
+  { printf '\x00'; build/trc compress --mode stack --frame 50 $S/$n.txt -; } > $C/reader/$n.sframed
   { printf '\x00'; build/trc compress --frame 50 $S/$n.txt -; } > $C/reader/$n.framed
   { printf '\x00'; build/trc compress $S/$n.txt -; } > $C/reader/$n.trc
   { printf '\x00'; head -40 $S/$n.txt; } > $C/reader/$n.txt

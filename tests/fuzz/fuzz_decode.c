@@ -1,6 +1,7 @@
 /*
  * fuzz_decode.c - libFuzzer target for the stream decoder and the container
- * header reader. Byte 0 picks a parameter set; the rest is a .trc file (if it
+ * header reader. Byte 0 picks a parameter set (bits 0-2), stack mode (bit 3)
+ * and its table bits and stack depth (bits 4-7); the rest is a .trc file (if it
  * starts with the magic) or a bare stream. The decoder must end in records or
  * an error, never crash, read out of bounds or loop. Decoding in two chunks
  * must give the same records and error as decoding in one.
@@ -42,6 +43,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
     trc_params p = sets[data[0] & 7u];
+    if (data[0] & 8u) {
+        p.mode = TRC_MODE_STACK;
+        p.sk = 4u + (data[0] >> 4) % 9u;
+        p.sd = 1u + (data[0] >> 4) * 4u;
+    }
     const uint8_t *s = data + 1;
     size_t len = size - 1;
     unsigned mode;
