@@ -66,6 +66,7 @@ for opt in "--mode stack --table-bits 4 --stack-depth 1" "--mode stack --table-b
   name=$(echo "$opt" | tr -c 'a-z0-9\n' '_')
   t "stack_params_round_trip$name" bash -c "$TRC compress $opt $W/$n.txt $W/p.trc && $TRC decompress $W/p.trc - | cmp - $W/$n.canon && $TRC decompress --raw $opt <(tail -c +17 $W/p.trc) - | cmp - $W/$n.canon"
 done
+t stack_framed_round_trip bash -c "$TRC compress --mode stack --frame 997 $W/$n.txt $W/sf.trc && $TRC decompress $W/sf.trc - | cmp - $W/$n.canon && $TRC decompress --from-frame 3 $W/sf.trc - | tail -n +2 | cmp - <(tail -n +\$(( 3 * 997 + 2 )) $W/$n.canon)"
 t stack_options_need_stack_mode bash -c "$TRC compress --table-bits 9 $W/$n.txt $W/p.trc 2>&1 | grep -q 'needs --mode stack'"
 t stack_table_bits_range bash -c "$TRC compress --mode stack --table-bits 13 $W/$n.txt $W/p.trc 2>&1 | grep -q 'table-bits 4..12'"
 t stack_raw_needs_mode bash -c "$TRC compress --raw --mode stack $W/$n.txt $W/r.bin && ! $TRC decompress --raw $W/r.bin - 2>/dev/null | cmp -s - $W/$n.canon"
