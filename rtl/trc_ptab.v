@@ -17,6 +17,7 @@ module trc_ptab #(
     input  wire          rst,
     input  wire          clr,     // SYNC: every entry back to zero
     input  wire [SK-1:0] raddr,   // read, result in rdata after the clock
+    input  wire          same,    // waddr == raddr (given: the user knows it early)
     input  wire          we,
     input  wire [SK-1:0] waddr,
     input  wire [W-1:0]  wdata,
@@ -46,7 +47,7 @@ module trc_ptab #(
         else if (we)
             vld_q[waddr] <= 1'b1;
         ra_q       <= raddr;
-        fwd_q      <= !clr && we && waddr == raddr;
+        fwd_q      <= !clr && we && same;
         fwd_data_q <= wdata;
     end
 

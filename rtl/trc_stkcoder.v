@@ -6,7 +6,9 @@
 // shadow stack, next previous key), so the loop closes in one clock.
 // A record longer than MAXLEN bits (a miss with an escaped delta: up to
 // FULL = MAXLEN + 20 bits at the paper's widths) leaves in two pieces on two
-// clocks, so that the packer is as wide as paper mode's.
+// clocks, so that the packer is as wide as paper mode's. Timing: the table
+// address depends on the stage A record and the state only, and whether the
+// record leaves (fire) selects it last; stalls come from flops.
 // Parameters: NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, INFO_W, OUT_W, EW as
 //   in trc_coder;
 //   MAXLEN - longest piece out, at least half of FULL (trc_enc sets it)
@@ -117,16 +119,18 @@ module trc_stkcoder #(
             prev_q <= fkey;
     end
 
-    // Next context: the state after the stage A record if it leaves now.
+    // Next context: the state after the stage A record, for the case that it
+    // leaves now. When it does not, the state and so the address stay
+    // (idx_q): fire only selects, at the end of the path to the RAM.
     reg [FID_W-1:0] nx_top;
     reg [FW-1:0]    nx_prev;
     always @* begin
         nx_top  = top;
         nx_prev = prev_q;
-        if (fire && is_sync) begin
+        if (is_sync) begin
             nx_top  = {FID_W{1'b0}};
             nx_prev = {FW{1'b0}};
-        end else if (fire && fn) begin
+        end else if (fn) begin
             nx_prev = fkey;
             nx_top  = !is_exit ? fid : pop ? second : top;
         end
@@ -138,23 +142,29 @@ module trc_stkcoder #(
                        ({{(HV-FID_W){1'b0}}, nx_prev[FID_W-1:0]} << (SK - 2));
     localparam NCH = (HV + SK - 1) / SK;
     wire [NCH*SK-1:0] hv_pad = {{(NCH*SK-HV){1'b0}}, hv};
-    reg  [SK-1:0]     raddr;
+    reg  [SK-1:0]     nx_idx;
     integer c;
     always @* begin
-        raddr = {SK{1'b0}};
+        nx_idx = {SK{1'b0}};
         for (c = 0; c < NCH; c = c + 1)
-            raddr = raddr ^ hv_pad[c*SK +: SK];
+            nx_idx = nx_idx ^ hv_pad[c*SK +: SK];
     end
 
-    reg  [SK-1:0] idx_q;     // the address of the entry now in e
+    // idx_q: the address of the entry now in e, the index of the current
+    // state (0 after reset: the reset state hashes to 0).
+    reg  [SK-1:0] idx_q;
+    wire [SK-1:0] raddr = fire ? nx_idx : idx_q;
     always @(posedge clk)
-        idx_q <= raddr;
+        if (rst)
+            idx_q <= {SK{1'b0}};
+        else
+            idx_q <= raddr;
 
     wire [TW-1:0] e, e_new;
     wire          we = fire && fn;
     trc_ptab #(.SK(SK), .W(TW)) u_tab (
         .clk(clk), .rst(rst), .clr(fire && is_sync), .raddr(raddr),
-        .we(we), .waddr(idx_q), .wdata(e_new), .rdata(e)
+        .same(idx_q == nx_idx), .we(we), .waddr(idx_q), .wdata(e_new), .rdata(e)
     );
     wire [FW-1:0]  e_key = e[TW-1 -: FW];
     wire [PDW-1:0] e_pd  = e[KBW+2 +: PDW];
@@ -349,15 +359,29 @@ module trc_stkcoder #(
     wire [RW-1:0] len_b = pre_len + ev_len;
 
     // ---- pieces: a record longer than MAXLEN leaves as its top
-    // len_b - MAXLEN bits, then (split_q) its low MAXLEN bits with the flush.
+    // len_b - MAXLEN bits; its low MAXLEN bits wait in tail_q and leave on
+    // the next clock (split_q), while stages A and B hold.
     localparam [RW-1:0] MAXLEN_R = MAXLEN[RW-1:0];
-    reg  split_q;
-    wire long_b = b_valid && len_b > MAXLEN_R;
-    assign hold = long_b && !split_q;
-    wire [FULL-1:0]   hi_b    = bits_b >> MAXLEN;
-    wire [MAXLEN-1:0] piece   = hold ? hi_b[MAXLEN-1:0] : bits_b[MAXLEN-1:0];
-    wire [RW-1:0]     plen_r  = hold ? len_b - MAXLEN_R : split_q ? MAXLEN_R : len_b;
-    wire              pflush  = b_flush && !hold;
+    reg              split_q, tail_flush_q;
+    reg [MAXLEN-1:0] tail_q;
+    wire             long_b = b_valid && len_b > MAXLEN_R;
+    assign hold = split_q;
+    wire [FULL-1:0]   hi_b   = bits_b >> MAXLEN;
+    wire [MAXLEN-1:0] piece  = split_q ? tail_q : long_b ? hi_b[MAXLEN-1:0]
+                                                         : bits_b[MAXLEN-1:0];
+    wire [RW-1:0]     plen_r = split_q ? MAXLEN_R : long_b ? len_b - MAXLEN_R : len_b;
+    wire              pflush = split_q ? tail_flush_q : b_flush && !long_b;
+    wire              pvalid = split_q || b_valid;
+    always @(posedge clk) begin
+        if (adv && !split_q) begin
+            tail_q       <= bits_b[MAXLEN-1:0];
+            tail_flush_q <= b_flush;
+        end
+        if (rst)
+            split_q <= 1'b0;
+        else if (adv)
+            split_q <= !split_q && long_b;
+    end
 
     // ---- output register (as trc_coder): end position in the word stream
     localparam OWL = $clog2(OUT_W);
@@ -373,17 +397,13 @@ module trc_stkcoder #(
             m_flush <= pflush;
         end
         if (rst)
-            split_q <= 1'b0;
-        else if (adv)
-            split_q <= hold;
-        if (rst)
             ph_q <= {OWL{1'b0}};
-        else if (adv && b_valid)
+        else if (adv && pvalid)
             ph_q <= pflush ? {OWL{1'b0}} : end_b[OWL-1:0];
         if (rst)
             m_valid <= 1'b0;
         else if (adv)
-            m_valid <= b_valid;
+            m_valid <= pvalid;
     end
 
     // Info bits a record kind does not use are ignored (docs/rtl.md).
