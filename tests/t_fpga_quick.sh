@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick FPGA check (issue 4; `make fpga` is the slow full run): synthesis only
-# (Yosys synth_ice40, check -assert) of trc_enc at paper parameters (OUT_W=64)
-# and of the LZ4 baseline (4 KB window), with their cell counts; lint of the
+# (Yosys synth_ice40, check -assert) of trc_enc at paper parameters (OUT_W=64),
+# in both modes, and of the LZ4 baseline (4 KB window), with their cell
+# counts; lint of the
 # LZ4 core (verilator -Wall per parameter set, iverilog -g2005) and of the
 # pin wrappers; a bad LZ4 parameter stops Verilator, Yosys and Icarus.
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
@@ -12,7 +13,7 @@ mkdir -p $Q
 check() { if "$@" > $Q/last.log 2>&1; then echo "ok $name"; else echo "not ok $name"; tail -5 $Q/last.log; fi; }
 field() { python3 -c "import json,sys; d=json.load(open('$1')); print(d.get('$2', ''))"; }
 
-for d in trc_enc_w64 lz4_w12; do
+for d in trc_enc_w64 trc_stack_w64 lz4_w12; do
   name="synth_ice40 $d (core alone, check -assert)"
   check python3 fpga/flow.py synth $d ice40 $Q/$d.json
   [ -f $Q/$d.json ] && echo "$d: LUT4 $(field $Q/$d.json lut4) FF $(field $Q/$d.json ff)" \
@@ -20,6 +21,8 @@ for d in trc_enc_w64 lz4_w12; do
 done
 name="trc_enc maps to logic only (0 block RAM)"
 check test "$(field $Q/trc_enc_w64.json bram)" = 0
+name="stack mode: the 512 x 36 context table in 5 SB_RAM40_4K, nothing else"
+check test "$(field $Q/trc_stack_w64.json bram)" = 5
 name="LZ4 4 KB: 25 SB_RAM40_4K (table 12, history 8, literal FIFO 1, output FIFO 4)"
 check test "$(field $Q/lz4_w12.json bram)" = 25
 
@@ -34,6 +37,8 @@ for w in lz4 enc core; do
   name="verilator -Wall lint fpga/trc_fpga_$w.v"
   check verilator --lint-only -Wall -Irtl -Irtl/lz4 fpga/trc_fpga_$w.v --top-module trc_fpga_$w
 done
+name="verilator -Wall lint fpga/trc_fpga_enc.v in stack mode"
+check verilator --lint-only -Wall -Irtl -GMODE=1 fpga/trc_fpga_enc.v --top-module trc_fpga_enc
 name="bad parameter (WIN_BITS=9) stops verilator, yosys and iverilog"
 check bash -c "! verilator --lint-only -Wall -GWIN_BITS=9 -Irtl/lz4 rtl/lz4/trc_lz4_core.v --top-module trc_lz4_core \
   && ! yosys -q -p 'read_verilog -sv $L; chparam -set WIN_BITS 9 trc_lz4_core; hierarchy -top trc_lz4_core' \
