@@ -2,18 +2,20 @@
 # make demo: the main job end to end. Builds a small C workload of our own
 # with -finstrument-functions, captures its function trace, compresses that
 # trace through the Verilog core in Verilator (checked byte for byte against
-# the C model), decompresses it, prints the paper's Table 2 and the top of the
-# call tree, and writes demo/out/trace.json for ui.perfetto.dev.
+# the C model), decompresses it, prints the paper's Table 2, compresses it
+# again in stack mode (RTL and model), prints the top of the call tree, and
+# writes demo/out/trace.json for ui.perfetto.dev.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=demo/out
 mkdir -p $OUT
 SIM=build/sim/enc_paper/Vtrc_sim_enc
+SIM_STACK=build/sim/enc_stack/Vtrc_sim_enc
 step() { printf '\n== %s\n' "$*"; }
 t0=$(date +%s)
 
 step "1. build: the workload (instrumented), the trc CLI, the RTL harness"
-make -s build/wl/wl build/trc $SIM
+make -s build/wl/wl build/trc $SIM $SIM_STACK
 echo "built build/wl/wl (text statistics, sort, a recursive-descent calculator with longjmp)"
 
 step "2. capture: run the workload with the capture library (10 ns ticks)"
@@ -33,13 +35,20 @@ echo "$OUT/wl.trc: $(stat -c %s $OUT/wl.trc) bytes for $(stat -c %s $OUT/wl.txt)
 step "5. statistics in the form of the paper's Table 2"
 build/trc stats $OUT/wl.trc
 
-step "6. the call tree, name (self / total) in microseconds, three levels"
+step "6. stack mode (docs/stack-mode.md): the RTL with MODE = 1, checked against the model, then the model"
+$SIM_STACK $OUT/wl.txt --out-w 64
+build/trc compress --mode stack $OUT/wl.txt $OUT/wl.stack.trc
+build/trc decompress $OUT/wl.stack.trc - | cmp - $OUT/wl.out.txt
+build/trc stats $OUT/wl.stack.trc | grep -E "^stream|^stack mode"
+echo "$OUT/wl.stack.trc: $(stat -c %s $OUT/wl.stack.trc) bytes, paper mode $(stat -c %s $OUT/wl.trc); round trip exact"
+
+step "7. the call tree, name (self / total) in microseconds, three levels"
 build/trc calltree $OUT/wl.trc --syms $OUT/wl.sym --unit us --depth 3
 echo "-- the same, functions merged by module (seed paper 002, method 2):"
 build/trc calltree $OUT/wl.trc --syms $OUT/wl.sym --unit us --depth 2 \
   --modules capture/workload/modules.map 2>/dev/null
 
-step "7. export for Perfetto"
+step "8. export for Perfetto"
 build/trc export $OUT/wl.trc --syms $OUT/wl.sym --perfetto $OUT/trace.json
 echo "wrote $OUT/trace.json: open it in ui.perfetto.dev or chrome://tracing"
 
