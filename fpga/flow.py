@@ -108,8 +108,13 @@ def parse_stat(log):
     # yosys 0.23: "Number of cells: N" then "TYPE N"; 0.5x+: "N cells" then "N TYPE"
     i = max(text.rfind("Number of cells:"),
             max((m.start() for m in re.finditer(r"(?m)^\s+\d+ cells$", text)), default=-1))
+    return parse_cells(text[i:].splitlines()[1:])
+
+
+def parse_cells(lines):
+    """Cell counts from the lines of one `stat` table, up to its end."""
     cells = {}
-    for line in text[i:].splitlines()[1:]:
+    for line in lines:
         m = re.match(r"^\s+(\S+)\s+(\d+)\s*$", line)
         n = re.match(r"^\s+(\d+)\s+(\S+)\s*$", line)
         if m and not m.group(1).isdigit():
@@ -200,14 +205,9 @@ def cmd_breakdown(design, arch):
     mods = {}
     for m in re.finditer(r"(?ms)^=== (\S+) ===\n(.*?)(?=^=== |\Z)", text[last:]):
         name = re.sub(r"^\$paramod\S*?\\([A-Za-z0-9_]+).*$", r"\1", m.group(1)).lstrip("\\")
-        cells = {}
-        for line in m.group(2).splitlines():
-            a = re.match(r"^\s+(\S+)\s+(\d+)\s*$", line)
-            b = re.match(r"^\s+(\d+)\s+(\S+)\s*$", line)
-            if a and not a.group(1).isdigit():
-                cells[a.group(1)] = int(a.group(2))
-            elif b:
-                cells[b.group(2)] = int(b.group(1))
+        body = m.group(2).splitlines()
+        i = next((k for k, l in enumerate(body) if "cells" in l), 0)
+        cells = parse_cells(body[i + 1:])
         if "design hierarchy" in name:
             continue
         k, n = name, 1
