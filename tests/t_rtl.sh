@@ -118,7 +118,7 @@ done
 
 # ---- full traces: paper params, OUT_W = 64, no stalls: one record per clock.
 # Stack mode: a record longer than 57 bits (a miss with an escaped delta,
-# about 1 in 2000 on these traces) takes a second clock.
+# rare on these traces) takes a second clock.
 for t in $traces; do
   job "+enc paper w64 $t full, records/cycle >= 0.9999" \
     "$(enc paper tests/data/$t.txt.xz --out-w 64 --min-rate 0.9999)"
