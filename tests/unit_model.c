@@ -440,6 +440,29 @@ static void random_trace(const trc_params *p, trc_record *r, size_t n)
     }
 }
 
+/* Encodes a random trace of N records (seeded with rng), with a small output
+ * buffer unless seed is 1, decodes it in chunks (1 byte when seed is 2), and
+ * says whether the records came back. loop: repeat a 40-record pattern from
+ * seed 3 on, so that stack mode's predictions hit. */
+enum { RT_N = 3000 };
+static int round_trip_ok(const trc_params *p, unsigned seed, unsigned rng,
+                         int loop)
+{
+    static trc_record in[RT_N], out[RT_N + 8];
+    static uint8_t b[RT_N * 40];
+    rng_state = rng;
+    random_trace(p, in, RT_N);
+    if (loop && seed >= 3)
+        for (size_t i = 40; i < RT_N; i++)
+            in[i] = in[i % 40];
+    trc_error err;
+    size_t cap = seed == 1 ? sizeof b : TRC_MAX_RECORD_BYTES + rnd() % 50;
+    size_t n = enc_trace(p, in, RT_N, b, cap, &err);
+    size_t got;
+    err = dec_chunked(p, b, n, seed == 2 ? 1 : 200, out, &got, NULL);
+    return err == TRC_OK && got == RT_N && same(in, out, RT_N);
+}
+
 static void test_random_round_trips(void)
 {
     static const unsigned sets[][5] = {
@@ -447,23 +470,12 @@ static void test_random_round_trips(void)
         {16, 15, 7, 16, 4}, {32, 31, 16, 32, 8}, {23, 8, 7, 16, 3},
         {20, 12, 5, 9, 5},  {17, 20, 9, 24, 6},  {24, 15, 7, 16, 1},
     };
-    enum { N = 3000 };
-    static trc_record in[N], out[N + 8];
-    static uint8_t b[N * 40];
     for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
         trc_params p = P(sets[s][0], sets[s][1], sets[s][2], sets[s][3],
                          sets[s][4]);
         int ok = 1;
-        for (unsigned seed = 1; seed <= 4; seed++) {
-            rng_state = seed * 1000 + s;
-            random_trace(&p, in, N);
-            trc_error err;
-            size_t cap = seed == 1 ? sizeof b : TRC_MAX_RECORD_BYTES + rnd() % 50;
-            size_t n = enc_trace(&p, in, N, b, cap, &err);
-            size_t got;
-            err = dec_chunked(&p, b, n, seed == 2 ? 1 : 200, out, &got, NULL);
-            ok &= err == TRC_OK && got == N && same(in, out, N);
-        }
+        for (unsigned seed = 1; seed <= 4; seed++)
+            ok &= round_trip_ok(&p, seed, seed * 1000 + (unsigned)s, 0);
         char name[96];
         snprintf(name, sizeof name, "round_trip_random_nt%u_fid%u_t%u_v%u_nd%u",
                  sets[s][0], sets[s][1], sets[s][2], sets[s][3], sets[s][4]);
@@ -579,9 +591,6 @@ static void test_stack_round_trips(void)
         {23, 15, 7, 16, 3, 9, 16}, {2, 1, 3, 1, 1, 4, 1},  {8, 8, 4, 8, 2, 5, 3},
         {32, 31, 16, 32, 8, 12, 64}, {12, 6, 7, 16, 3, 4, 2}, {23, 15, 7, 16, 3, 12, 1},
     };
-    enum { N = 3000 };
-    static trc_record in[N], out[N + 8];
-    static uint8_t b[N * 40];
     for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
         trc_params p = P(sets[s][0], sets[s][1], sets[s][2], sets[s][3],
                          sets[s][4]);
@@ -589,20 +598,8 @@ static void test_stack_round_trips(void)
         p.sk = sets[s][5];
         p.sd = sets[s][6];
         int ok = trc_params_check(&p) == TRC_OK;
-        for (unsigned seed = 1; seed <= 4; seed++) {
-            rng_state = seed * 7919 + s;
-            random_trace(&p, in, N);
-            /* Loops, so that predictions hit: repeat a 40-record pattern. */
-            if (seed >= 3)
-                for (size_t i = 40; i < N; i++)
-                    in[i] = in[i % 40];
-            trc_error err;
-            size_t cap = seed == 1 ? sizeof b : TRC_MAX_RECORD_BYTES + rnd() % 50;
-            size_t n = enc_trace(&p, in, N, b, cap, &err);
-            size_t got;
-            err = dec_chunked(&p, b, n, seed == 2 ? 1 : 200, out, &got, NULL);
-            ok &= err == TRC_OK && got == N && same(in, out, N);
-        }
+        for (unsigned seed = 1; seed <= 4; seed++)
+            ok &= round_trip_ok(&p, seed, seed * 7919 + (unsigned)s, 1);
         char name[96];
         snprintf(name, sizeof name, "stack_round_trip_nt%u_fid%u_sk%u_sd%u",
                  sets[s][0], sets[s][1], sets[s][5], sets[s][6]);
