@@ -296,9 +296,10 @@ for l in open(tr):
         ent.append(t0 + now * tick)
 diff = [int(l.split()[1]) - e for l, e in zip(open(out), ent)]
 print(diff)
-# never after the body's own reading; the median close to it (a preemption
-# between the hook and the body's clock read may delay a few on a busy host)
-assert len(diff) == 9 and min(diff) >= -1000 and sorted(diff)[4] < 2000, "off by %s ns" % diff
+# never after the body's own reading; the median close to it: within 50 us,
+# far below any timebase error (ticks, t0), and above what a busy CI host
+# adds between the hook and the body's clock read (2.2 us seen under load)
+assert len(diff) == 9 and min(diff) >= -1000 and sorted(diff)[4] < 50000, "off by %s ns" % diff
 EOF
   if cc -O1 -finstrument-functions "$W/tb.c" build/libtrc_capture.a -lpthread -o "$W/tb" 2>"$W/tb.err"; then
     for clk in monotonic tsc; do
