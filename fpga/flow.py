@@ -139,7 +139,11 @@ def summarize(arch, cells):
                 "lutram": g(r"TRELLIS_DPR16X4$"), "bram": g(r"DP16KD$"),
                 "bram_kbit": 18 * g(r"DP16KD$")}
     lut = g(r"LUT[1-6]$") + g(r"INV$")
-    lutram = g(r"RAM(16|32|64)X") + g(r"SRL")
+    # LUT RAM in the LUT sites it takes: a 16x1 port is one LUT, a dual-port
+    # (D) RAM has two ports, 32 and 64 deep ones 2 and 4 LUTs per port
+    lutram = sum(v * (int(m.group(1)) // 16) * (2 if m.group(2) == "D" else 1)
+                 for k, v in cells.items()
+                 for m in [re.match(r"RAM(16|32|64)X1([SD])", k)] if m) + g(r"SRL")
     ff = g(r"FD")
     bram = g(r"RAMB16")
     slices = (max(lut + lutram, ff) + 1) // 2
@@ -410,7 +414,7 @@ def cmd_report(d):
     rep = {"notes": notes, "failures": fails,
            "source": os.environ.get("FPGA_SOURCE") or source_version(),
            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-           "tools": tool_versions(), "v4_rule": "slices = ceil(max(LUT4 + LUT-RAM/SRL, FF) / 2)"
+           "tools": tool_versions(), "v4_rule": "slices = ceil(max(LUT4 + LUT-RAM/SRL (in LUT sites), FF) / 2)"
            " + 562 x RAMB16 (18 Kbit); a Virtex-4 slice holds 2 LUT4 + 2 FF",
            "perf": perf, "rows": rows}
     os.makedirs(os.path.join(ROOT, "reports"), exist_ok=True)

@@ -1,6 +1,9 @@
-// trc_cstack: the stack mode shadow call stack, SD function ids in a shift
-// register (entry 0 is the top). A push when full drops the oldest id; a
-// pop when empty does nothing. The top reads as 0 when the stack is empty.
+// trc_cstack: the stack mode shadow call stack of SD function ids. The top
+// is a register; the SD - 1 ids below it live in a small circular RAM
+// (LUT RAM where the FPGA has it: one write port at wp_q, one read port at
+// rp_q = wp_q - 1), so a push or pop moves two pointers instead of every
+// entry. A push when full overwrites the oldest id; a pop when empty does
+// nothing. The top reads as 0 when the stack is empty.
 // Parameters:
 //   SD - depth, 1..64
 //   W  - id width (FID_W)
@@ -17,40 +20,72 @@ module trc_cstack #(
     input  wire         pop,    // only with !push
     input  wire [W-1:0] id,
     output wire [W-1:0] top,    // 0 when empty
-    output wire [W-1:0] second, // the top after a pop (0 when it empties)
-    output wire         empty
+    output wire [W-1:0] second  // the top after a pop (0 when it empties)
 );
 
     localparam CW = $clog2(SD + 1);
     localparam [CW-1:0] SD_C = SD[CW-1:0];
 
-    reg [W-1:0]  s_q [0:SD-1];  // entries at and above c_q are stale
-    reg [CW-1:0] c_q;
-
-    integer i;
-    always @(posedge clk) begin
-        if (push) begin
-            s_q[0] <= id;
-            for (i = 1; i < SD; i = i + 1)
-                s_q[i] <= s_q[i-1];
-        end else if (pop) begin
-            for (i = 0; i < SD - 1; i = i + 1)
-                s_q[i] <= s_q[i+1];
-        end
+    // top_q is 0 when empty; ne_q = c_q >= 1 and ge2_q = c_q >= 2 are
+    // flops of their own (top and second are on the stack mode's slowest
+    // path, the table address)
+    reg [W-1:0]  top_q;
+    reg [CW-1:0] c_q;           // ids on the stack, 0..SD
+    reg          ne_q, ge2_q;
+    reg [CW-1:0] c_n;
+    always @* begin
+        c_n = c_q;
         if (rst || clr)
-            c_q <= {CW{1'b0}};
+            c_n = {CW{1'b0}};
         else if (push)
-            c_q <= c_q + {{(CW-1){1'b0}}, c_q != SD_C};
-        else if (pop && c_q != {CW{1'b0}})
-            c_q <= c_q - 1'b1;
+            c_n = c_q + {{(CW-1){1'b0}}, c_q != SD_C};
+        else if (pop && ne_q)
+            c_n = c_q - 1'b1;
     end
+    always @(posedge clk) begin
+        c_q   <= c_n;
+        ne_q  <= c_n != {CW{1'b0}};
+        ge2_q <= c_n > 1;
+        if (rst || clr)
+            top_q <= {W{1'b0}};
+        else if (push)
+            top_q <= id;
+        else if (pop && ne_q)
+            top_q <= second;
+    end
+    assign top   = top_q;
 
-    assign empty  = c_q == {CW{1'b0}};
-    assign top    = empty ? {W{1'b0}} : s_q[0];
     generate
-        if (SD > 1) begin : g_second
-            assign second = c_q < 2 ? {W{1'b0}} : s_q[1];
-        end else begin : g_second1
+        if (SD > 1) begin : g_below
+            // The ids below the top. Every push writes the old top (stale
+            // when empty: c_q says which slots count) and every pop of a
+            // non-empty stack steps back, so the slots stay in order.
+            localparam RD = SD - 1;
+            localparam PW = RD > 1 ? $clog2(RD) : 1;
+            localparam integer  RD1  = RD - 1;
+            localparam [PW-1:0] LAST = RD1[PW-1:0];
+            reg [W-1:0]  mem [0:RD-1];
+            reg [PW-1:0] wp_q, rp_q;
+            wire [PW-1:0] wp_n = wp_q == LAST ? {PW{1'b0}} : wp_q + 1'b1;
+            wire [PW-1:0] rp_p = rp_q == {PW{1'b0}} ? LAST : rp_q - 1'b1;
+            wire [W-1:0]  below = mem[rp_q];
+            always @(posedge clk) begin
+                if (push)
+                    mem[wp_q] <= top_q;
+                if (rst) begin
+                    wp_q <= {PW{1'b0}};
+                    rp_q <= LAST;
+                end else if (push) begin
+                    wp_q <= wp_n;
+                    rp_q <= wp_q;
+                end else if (pop && ne_q) begin
+                    wp_q <= rp_q;
+                    rp_q <= rp_p;
+                end
+            end
+            assign second = ge2_q ? below : {W{1'b0}};
+        end else begin : g_top_only
+            wire unused = ge2_q;
             assign second = {W{1'b0}};
         end
     endgenerate

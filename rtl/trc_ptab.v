@@ -1,9 +1,13 @@
 // trc_ptab: the stack mode predictor table, 2^SK entries of W bits in one
-// block RAM (synchronous read), with a valid bit per entry in flops so that a
-// SYNC clears the whole table in one clock. An invalid entry reads as zero,
-// the format's reset entry. A write and a read of the same address in one
-// clock forward the written data, so the result never depends on the RAM's
-// read-during-write behaviour.
+// block RAM, with a valid bit per entry in flops so that a SYNC clears the
+// whole table in one clock. An invalid entry (rvalid low) is zero, the
+// format's reset entry.
+// Reads take two clocks, so that the RAM's output (slow on every FPGA) only
+// goes into a register: the address is given one stage ahead of the record
+// that uses the entry (the address depends on the call stack only, not on
+// table contents), and rdata and rvalid are registers, loaded by ld. Two
+// writes can fall between a read and its load; both are forwarded, so the
+// result never depends on the RAM's read-during-write behaviour.
 // Parameters:
 //   SK - address bits (table index), 4..12
 //   W  - entry width
@@ -15,17 +19,30 @@ module trc_ptab #(
 ) (
     input  wire          clk,
     input  wire          rst,
-    input  wire          clr,     // SYNC: every entry back to zero
-    input  wire [SK-1:0] raddr,   // read, result in rdata after the clock
-    input  wire          same,    // waddr == raddr (given: the user knows it early)
-    input  wire          we,
+    input  wire [SK-1:0] raddr,   // read (every clock): the entry for the next ld
+    // ld: rdata <= the entry read at the last clock; the user's current
+    // record leaves, and does what it has pending: a write (wpend) or a
+    // SYNC's clear of every entry (cpend), never both
+    input  wire          ld,
+    input  wire          wpend,
+    input  wire          cpend,
     input  wire [SK-1:0] waddr,
     input  wire [W-1:0]  wdata,
-    output wire [W-1:0]  rdata
+    output reg  [W-1:0]  rdata,
+    output reg           rvalid   // rdata is the entry; else the entry is zero
 );
 
     localparam N = 1 << SK;
 
+    // The pending parts decide the forwarding below, ld only enables:
+    // ld is the slowest input (it follows the output's ready).
+    wire we  = ld && wpend;
+    wire clr = ld && cpend;
+
+    // A read of the address being written returns what the RAM likes: it
+    // is never used (w1 forwarding), and no_rw_check keeps Yosys from
+    // building bypass logic for it.
+    (* no_rw_check *)
     reg [W-1:0] mem [0:N-1];
     reg [W-1:0] mem_q;
     always @(posedge clk) begin
@@ -34,24 +51,38 @@ module trc_ptab #(
         mem_q <= mem[raddr];
     end
 
-    // The valid flag is looked up after the clock, at the registered
-    // address: a write in between went to that address only if it is
-    // forwarded, and a clear in between clears the flag too.
+    // The entry at ra_q now: the RAM's word, unless the write of the last
+    // clock (w1) went there (read during write); it is valid if its flag is
+    // set or w1 wrote it (a clear in between cleared the flag).
     reg [N-1:0]  vld_q;
-    reg [SK-1:0] ra_q;
-    reg          fwd_q;
-    reg [W-1:0]  fwd_data_q;
+    reg [SK-1:0] ra_q, w1_addr_q;
+    reg          w1_q;
+    reg [W-1:0]  w1_data_q;
     always @(posedge clk) begin
         if (rst || clr)
             vld_q <= {N{1'b0}};
         else if (we)
             vld_q[waddr] <= 1'b1;
-        ra_q       <= raddr;
-        fwd_q      <= !clr && we && same;
-        fwd_data_q <= wdata;
+        ra_q      <= raddr;
+        w1_addr_q <= waddr;
+        w1_data_q <= wdata;
+        if (rst)
+            w1_q <= 1'b0;
+        else
+            w1_q <= we;
     end
+    wire w1_hit = w1_q && w1_addr_q == ra_q;
 
-    assign rdata = fwd_q ? fwd_data_q : vld_q[ra_q] ? mem_q : {W{1'b0}};
+    // ... and after this clock's write or clear. The flag is a register of
+    // its own (rvalid), so that the 2^SK-way flag lookup ends in a flop;
+    // the user treats rdata as zero without it, where that is not on its
+    // slowest paths.
+    wire w0_hit = wpend && waddr == ra_q;
+    always @(posedge clk)
+        if (ld) begin
+            rdata  <= w0_hit ? wdata : w1_hit ? w1_data_q : mem_q;
+            rvalid <= !cpend && (w0_hit || w1_hit || vld_q[ra_q]);
+        end
 
 endmodule
 

@@ -1,9 +1,10 @@
 // trc_stkcoder: the stack mode coder (docs/format.md 4.7). One raw record per
 // clock in, its coded bit string out, right-aligned with its end position,
-// the same interface as trc_coder. The predictor entry for a record is read
-// from block RAM (trc_ptab) while the previous record is being coded: its
-// address comes from the state that record leaves behind (next top of the
-// shadow stack, next previous key), so the loop closes in one clock.
+// the same interface as trc_coder. A record's table index depends on the
+// shadow stack and the previous key only, never on table contents, so stage
+// P keeps the stack and reads the entry from block RAM (trc_ptab, two
+// clocks) a stage before stage A uses it; the address comes from the state
+// the P record leaves behind, so that loop closes in one clock.
 // A record longer than MAXLEN bits (a miss with an escaped delta: up to
 // FULL = MAXLEN + 20 bits at the paper's widths) leaves in two pieces on two
 // clocks, so that the packer is as wide as paper mode's. Timing: the table
@@ -66,73 +67,115 @@ module trc_stkcoder #(
     localparam FULL = 21 + TSW + (FW_C > OW_C ? FW_C : OW_C); // longest record
     localparam FLW  = $clog2(FULL + 1);  // bits of a record length
 
-    // Three stages move together when the last is empty or taken: (A) the
-    // record meets its table entry: symbol, ranks, dictionaries, state
-    // update; (B) the bit string is assembled; then the output register.
-    // adv moves the output register; stages A and B wait while the first
+    // Rank of a delta symbol, NP counted when pred: index {sym, j + 3
+    // (L(j) only), m, h, pred}. Zigzag of j: L0, L+1, L-1, L+2, L-2, L+3,
+    // L-3, L+4 -> 0..7; order with m: EQ NEAR after L0..L+3 (ranks 6, 7).
+    function automatic [1023:0] rank_rom(input integer unused_arg);
+        integer x, sy, jj, mm, hh, pp, zzv, bs, npp;
+        begin
+            rank_rom = {1024{1'b0}};
+            for (x = 0; x < 256; x = x + 1) begin
+                sy = x >> 6; jj = (x >> 3) & 7; mm = (x >> 2) & 1;
+                hh = (x >> 1) & 1; pp = x & 1;
+                zzv = jj < 3 ? 2 * (3 - jj) : jj == 3 ? 0 : 2 * (jj - 3) - 1;
+                case (sy)
+                    0:       bs = mm != 0 ? 6 : 0;
+                    1:       bs = mm != 0 ? 7 : 1;
+                    2:       bs = mm != 0 ? (zzv <= 5 ? zzv : zzv + 2) : zzv + 2;
+                    default: bs = 10;
+                endcase
+                npp = hh == 0 ? 1 : mm != 0 ? 8 : 3;
+                if (pp != 0 && bs >= npp)
+                    bs = bs + 1;
+                rank_rom[x*4 +: 4] = bs[3:0];
+            end
+        end
+    endfunction
+    localparam [1023:0] RANK_ROM = rank_rom(0);
+
+    // The ones of the rank and NP codes from the rank code's first bit up:
+    // rank ones, a zero, then (NP only) np_pos ones. Index {NP, np_pos code
+    // (0, 1, 2 for np_pos 1, 3, 8), rank}.
+    // Entries padded to 32 bits: the index times a power of 2 is a shift,
+    // not a multiplier.
+    localparam RUNW = 20;
+    function automatic [128*32-1:0] run_rom(input integer unused_arg);
+        integer x, rk, np, k;
+        begin
+            run_rom = {128*32{1'b0}};
+            for (x = 0; x < 128; x = x + 1) begin
+                rk = x & 15;
+                np = ((x >> 4) & 3) == 0 ? 1 : ((x >> 4) & 3) == 1 ? 3 : 8;
+                for (k = 0; k < RUNW; k = k + 1)
+                    if (k < rk || (x >= 64 && k > rk && k <= rk + np))
+                        run_rom[x*32 + k] = 1'b1;
+            end
+        end
+    endfunction
+    localparam [128*32-1:0] RUN_ROM = run_rom(0);
+
+    // Four stages move together when the last is empty or taken: (P) the
+    // record meets the call stack, its entry is read; (A) it meets its table
+    // entry: symbol, ranks, dictionaries, entry update; (B) lengths of its
+    // parts; (C) the bit string is assembled; then the output register.
+    // adv moves the output register; stages P to C wait while the first
     // piece of a long record leaves.
     wire adv = !m_valid || m_ready;
     wire hold;
-    wire adv_ab = adv && !hold;
-    assign s_ready = adv_ab;
+    wire adv_p = adv && !hold;
+    assign s_ready = adv_p;
 
-    reg               a_valid;
-    reg  [NT+INFO_W:0] a_rec;
+    reg               p_valid;
+    reg  [NT+INFO_W:0] p_rec;
     always @(posedge clk) begin
-        if (adv_ab)
-            a_rec <= s_rec;
+        if (adv_p)
+            p_rec <= s_rec;
         if (rst)
-            a_valid <= 1'b0;
-        else if (adv_ab)
-            a_valid <= s_valid;
+            p_valid <= 1'b0;
+        else if (adv_p)
+            p_valid <= s_valid;
     end
-    wire fire = a_valid && adv_ab;
+    wire p_fire = p_valid && adv_p;
 
-    // ---- stage A fields
-    wire              os      = a_rec[NT+INFO_W];
-    wire [NT-1:0]     delta   = a_rec[INFO_W +: NT];
-    wire [INFO_W-1:0] info    = a_rec[INFO_W-1:0];
-    wire [FW-1:0]     fkey    = info[FW-1:0];
-    wire [FID_W-1:0]  fid     = fkey[FID_W-1:0];
-    wire              is_exit = fkey[FID_W];
-    wire [TYPE_W-1:0] otype   = info[VAL_W +: TYPE_W];
-    wire [VAL_W-1:0]  oval    = info[VAL_W-1:0];
-    wire              fn      = !os;
-    wire is_end  = os && otype == T_END;
-    wire is_sync = os && otype == T_SYNC;
+    // ---- stage P: shadow stack, previous key, table index
+    wire [INFO_W-1:0] p_info  = p_rec[INFO_W-1:0];
+    wire [FW-1:0]     p_fkey  = p_info[FW-1:0];
+    wire [FID_W-1:0]  p_fid   = p_fkey[FID_W-1:0];
+    wire              p_exit  = p_fkey[FID_W];
+    wire              p_fn    = !p_rec[NT+INFO_W];
+    wire              p_sync  = !p_fn && p_info[VAL_W +: TYPE_W] == T_SYNC;
 
-    // ---- state: shadow stack, previous key, predictor table
     wire [FID_W-1:0] top, second;
-    wire             st_empty;
-    wire             pop = fn && is_exit && !st_empty && top == fid;
+    wire             p_xtop = p_fn && p_exit && p_fid == top;
+    wire             pop    = p_xtop;   // trc_cstack ignores a pop when empty
     trc_cstack #(.SD(SD), .W(FID_W)) u_stack (
-        .clk(clk), .rst(rst), .clr(fire && is_sync),
-        .push(fire && fn && !is_exit), .pop(fire && pop), .id(fid),
-        .top(top), .second(second), .empty(st_empty)
+        .clk(clk), .rst(rst), .clr(p_fire && p_sync),
+        .push(p_fire && p_fn && !p_exit), .pop(p_fire && pop), .id(p_fid),
+        .top(top), .second(second)
     );
 
     reg [FW-1:0] prev_q;
     always @(posedge clk) begin
-        if (rst || (fire && is_sync))
+        if (rst || (p_fire && p_sync))
             prev_q <= {FW{1'b0}};
-        else if (fire && fn)
-            prev_q <= fkey;
+        else if (p_fire && p_fn)
+            prev_q <= p_fkey;
     end
 
-    // Next context: the state after the stage A record, for the case that it
+    // Next context: the state after the stage P record, for the case that it
     // leaves now. When it does not, the state and so the address stay
-    // (idx_q): fire only selects, at the end of the path to the RAM.
+    // (idx_q): p_fire only selects, at the end of the path to the RAM.
     reg [FID_W-1:0] nx_top;
     reg [FW-1:0]    nx_prev;
     always @* begin
         nx_top  = top;
         nx_prev = prev_q;
-        if (is_sync) begin
+        if (p_sync) begin
             nx_top  = {FID_W{1'b0}};
             nx_prev = {FW{1'b0}};
-        end else if (fn) begin
-            nx_prev = fkey;
-            nx_top  = !is_exit ? fid : pop ? second : top;
+        end else if (p_fn) begin
+            nx_prev = p_fkey;
+            nx_top  = !p_exit ? p_fid : pop ? second : top;
         end
     end
 
@@ -150,86 +193,142 @@ module trc_stkcoder #(
             nx_idx = nx_idx ^ hv_pad[c*SK +: SK];
     end
 
-    // idx_q: the address of the entry now in e, the index of the current
-    // state (0 after reset: the reset state hashes to 0).
+    // idx_q: the index of the current state, the P record's (0 after
+    // reset: the reset state hashes to 0); its entry is being read.
     reg  [SK-1:0] idx_q;
-    wire [SK-1:0] raddr = fire ? nx_idx : idx_q;
+    wire [SK-1:0] raddr = p_fire ? nx_idx : idx_q;
     always @(posedge clk)
         if (rst)
             idx_q <= {SK{1'b0}};
         else
             idx_q <= raddr;
 
-    wire [TW-1:0] e, e_new;
-    wire          we = fire && fn;
-    trc_ptab #(.SK(SK), .W(TW)) u_tab (
-        .clk(clk), .rst(rst), .clr(fire && is_sync), .raddr(raddr),
-        .same(idx_q == nx_idx), .we(we), .waddr(idx_q), .wdata(e_new), .rdata(e)
-    );
-    wire [FW-1:0]  e_key = e[TW-1 -: FW];
-    wire [PDW-1:0] e_pd  = e[KBW+2 +: PDW];
-    wire [KBW-1:0] e_kb  = e[2 +: KBW];
-    wire           e_m   = e[1];
-    wire           e_h   = e[0];
-
-    // ---- stage A: event class
-    wire pred = fn && fkey == e_key;
-    wire xtop = fn && is_exit && fid == top;
-
-    // ---- stage A: delta symbol (EQ, NEAR, L(j) for j in -3..4, ESC)
-    wire [DW-1:0] dx  = {{(DW-NT){1'b0}}, delta};
-    wire [DW-1:0] pdx = {{(DW-PDW){1'b0}}, e_pd};
-    wire eq      = dx == pdx;
-    wire near_up = dx == pdx + 1'b1;
-    wire near_dn = dx + 1'b1 == pdx;
-    reg  [LW-1:0] dlen;               // bit length of delta
+    // ---- stage P: what depends on the delta only (bit length, escape
+    // code, mantissa), ready for stage A
+    wire [NT-1:0] p_delta = p_rec[INFO_W +: NT];
+    reg  [LW-1:0] p_dlen;               // bit length of delta
     integer p;
     always @* begin
-        dlen = {LW{1'b0}};
+        p_dlen = {LW{1'b0}};
         for (p = 0; p < NT; p = p + 1)
-            if (delta[p])
-                dlen = p[LW-1:0] + 1'b1;
+            if (p_delta[p])
+                p_dlen = p[LW-1:0] + 1'b1;
     end
-    wire signed [7:0] j = $signed({{(8-LW){1'b0}}, dlen}) - $signed({2'b00, e_kb});
-    wire in_l = dlen != {LW{1'b0}} && j >= -8'sd3 && j <= 8'sd4;
-    // zigzag of j: L0, L+1, L-1, L+2, L-2, L+3, L-3, L+4 -> 0..7
-    wire [7:0] nj = -j;
-    wire [3:0] zz = j[7] ? {nj[2:0], 1'b0} :
-                    j == 8'sd0 ? 4'd0 : {j[2:0], 1'b0} - 1'b1;
-    wire [1:0] sym = eq ? 2'd0 : (near_up || near_dn) ? 2'd1 : in_l ? 2'd2 : 2'd3;
-    // rank in the mode's order (docs/format.md 4.7), NP not counted
-    reg [3:0] base;
-    always @* begin
-        case (sym)
-            2'd0:    base = e_m ? 4'd6 : 4'd0;
-            2'd1:    base = e_m ? 4'd7 : 4'd1;
-            2'd2:    base = e_m ? (zz <= 4'd5 ? zz : zz + 4'd2) : zz + 4'd2;
-            default: base = 4'd10;
-        endcase
+    localparam [FLW-1:0] NZ_L = NZ[FLW-1:0];
+    wire [TSW-1:0]  p_ts_code;
+    wire [FLW-1:0]  p_ts_len;
+    trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(FLW)) u_ts (
+        .delta(p_delta), .code(p_ts_code), .len(p_ts_len)
+    );
+    wire [FLW-1:0]  mant_len = {{(FLW-LW){1'b0}}, p_dlen} - 1'b1;
+    wire [NT-1:0]   p_mant = p_delta & ~({NT{1'b1}} << mant_len);
+    wire unused_nz = ^NZ_L;
+    wire [DW-1:0] p_dx  = {{(DW-NT){1'b0}}, p_delta};
+    wire [DW-1:0] p_dm1 = p_dx - 1'b1;
+    wire [DW-1:0] p_dp1 = p_dx + 1'b1;
+
+    // ---- stage A registers
+    reg               a_valid, a_xtop;
+    reg  [LW-1:0]     a_dlen;
+    reg  [KBW-1:0]    a_dlen3;            // dlen + 3
+    reg  [TSW-1:0]    a_ts_code;
+    reg  [FLW-1:0]    a_ts_len;
+    reg  [NT-1:0]     a_mant;
+    reg               a_eq_ok, a_up_ok, a_dn_ok;
+    reg  [PDW-1:0]    a_d0, a_dm1, a_dp1;
+    reg  [INFO_W:0]   a_rec;
+    reg  [SK-1:0]     a_idx;
+    always @(posedge clk) begin
+        if (adv_p) begin
+            a_rec  <= {!p_fn, p_info};     // the delta's codes come from P
+            a_xtop <= p_xtop;
+            a_idx  <= idx_q;
+            a_dlen    <= p_dlen;
+            a_dlen3   <= {{(KBW-LW){1'b0}}, p_dlen} + 6'd3;
+            a_ts_code <= p_ts_code;
+            a_ts_len  <= p_ts_len;
+            a_mant    <= p_mant;
+            a_eq_ok   <= p_dx[DW-1:PDW] == {(DW-PDW){1'b0}};
+            a_up_ok   <= p_dm1[DW-1:PDW] == {(DW-PDW){1'b0}} && p_dx != {DW{1'b0}};
+            a_dn_ok   <= p_dp1[DW-1:PDW] == {(DW-PDW){1'b0}};
+            a_d0      <= p_dx[PDW-1:0];
+            a_dm1     <= p_dm1[PDW-1:0];
+            a_dp1     <= p_dp1[PDW-1:0];
+        end
+        if (rst)
+            a_valid <= 1'b0;
+        else if (adv_p)
+            a_valid <= p_valid;
     end
-    wire [3:0] np_pos = !e_h ? 4'd1 : e_m ? 4'd8 : 4'd3;
-    wire [3:0] rank   = pred && base >= np_pos ? base + 1'b1 : base;
+    wire fire = a_valid && adv_p;
+
+    wire              os      = a_rec[INFO_W];
+    wire [INFO_W-1:0] info    = a_rec[INFO_W-1:0];
+    wire [FW-1:0]     fkey    = info[FW-1:0];
+    wire [TYPE_W-1:0] otype   = info[VAL_W +: TYPE_W];
+    wire [VAL_W-1:0]  oval    = info[VAL_W-1:0];
+    wire              fn      = !os;
+    wire is_end  = os && otype == T_END;
+    wire is_sync = os && otype == T_SYNC;
+
+    wire [TW-1:0] e_raw, e_new;
+    wire          e_ok;
+    trc_ptab #(.SK(SK), .W(TW)) u_tab (
+        .clk(clk), .rst(rst), .raddr(raddr), .ld(adv_p), .wpend(a_valid && fn),
+        .cpend(a_valid && is_sync), .waddr(a_idx), .wdata(e_new), .rdata(e_raw), .rvalid(e_ok)
+    );
+    // The entry is e_raw if e_ok, else zero. The slow paths (comparisons,
+    // the kb difference) run on e_raw and select at their end.
+    wire [FW-1:0]  r_key = e_raw[TW-1 -: FW];
+    wire [PDW-1:0] r_pd  = e_raw[KBW+2 +: PDW];
+    wire [KBW-1:0] r_kb  = e_raw[2 +: KBW];
+    wire [KBW-1:0] e_kb  = e_ok ? r_kb : {KBW{1'b0}};
+    wire           e_m   = e_ok && e_raw[1];
+    wire           e_h   = e_ok && e_raw[0];
+
+    // ---- stage A: event class
+    wire pred = fn && (e_ok ? fkey == r_key : fkey == {FW{1'b0}});
+    wire xtop = a_xtop;
+
+    // ---- stage A: delta symbol (EQ, NEAR, L(j) for j in -3..4, ESC)
+    // delta == pd, delta - 1 == pd, delta + 1 == pd: the sides that do not
+    // depend on the entry come from stage P (pd < 2^PDW)
+    wire eq      = a_eq_ok && (e_ok ? a_d0 == r_pd : a_d0 == {PDW{1'b0}});
+    wire near_up = a_up_ok && (e_ok ? a_dm1 == r_pd : a_dm1 == {PDW{1'b0}});
+    wire near_dn = a_dn_ok && (e_ok ? a_dp1 == r_pd : a_dp1 == {PDW{1'b0}});
+    wire [LW-1:0] dlen = a_dlen;
+    // j = dlen - kb; L(j) for j in -3..4 <=> jp3 = j + 3 in 0..7
+    wire [7:0] jp3r = {2'b00, a_dlen3} - {2'b00, r_kb};
+    wire [7:0] jp3  = e_ok ? jp3r : {2'b00, a_dlen3};
+    wire       in_l = dlen != {LW{1'b0}} && jp3[7:3] == 5'd0;
+    wire [1:0] sym  = eq ? 2'd0 : (near_up || near_dn) ? 2'd1 : in_l ? 2'd2 : 2'd3;
+    // NP's position in the order (np_pos 1, 3, 8), as a code 0, 1, 2
+    wire [1:0] np_sel = !e_h ? 2'd0 : e_m ? 2'd2 : 2'd1;
+    // rank in the mode's order (docs/format.md 4.7): a table of 8 bits
+    // (LUT logic, no carry chains)
+    wire [3:0] rank = RANK_ROM[{sym, jp3[2:0], e_m, e_h, pred}*4 +: 4];
 
     // payload, right-aligned
-    localparam [FLW-1:0] NZ_L = NZ[FLW-1:0];
-    wire [TSW-1:0]  ts_code;
-    wire [FLW-1:0]  ts_len;
-    trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(FLW)) u_ts (
-        .delta(delta), .code(ts_code), .len(ts_len)
-    );
-    wire [FLW-1:0]  mant_len = {{(FLW-LW){1'b0}}, dlen} - 1'b1;
-    wire [NT-1:0]   mant = delta & ~({NT{1'b1}} << mant_len);
     reg  [TSW-1:0]  pl;
-    reg  [FLW-1:0]  pl_len;
     always @* begin
         case (sym)
-            2'd0: begin pl = {TSW{1'b0}}; pl_len = {FLW{1'b0}}; end
-            2'd1: begin pl = {{(TSW-1){1'b0}}, near_dn}; pl_len = 1; end
-            2'd2: begin pl = {{(TSW-NT){1'b0}}, mant}; pl_len = mant_len; end
-            default: begin pl = ts_code; pl_len = ts_len; end
+            2'd0:    pl = {TSW{1'b0}};
+            2'd1:    pl = {{(TSW-1){1'b0}}, near_dn};
+            2'd2:    pl = {{(TSW-NT){1'b0}}, a_mant};
+            default: pl = a_ts_code;
         endcase
     end
-    wire unused_nz = ^NZ_L;
+    // start of the rank code: payload length, + 1 unless ESC (the rank
+    // code's closing 0); mant_len + 1 = dlen
+    reg  [FLW:0]    r_lo;
+    always @* begin
+        case (sym)
+            2'd0:    r_lo = 1;
+            2'd1:    r_lo = 2;
+            2'd2:    r_lo = {{(FLW+1-LW){1'b0}}, dlen};
+            default: r_lo = {1'b0, a_ts_len};
+        endcase
+    end
 
     // ---- stage A: dictionaries (class F and OS records only)
     wire            f_hit, t_hit, v_hit;
@@ -250,26 +349,26 @@ module trc_stkcoder #(
     );
 
     // ---- stage A: the entry after this record
-    wire [KBW-1:0] dlen6 = {{(KBW-LW){1'b0}}, dlen};
-    wire [KBW-1:0] kb_new = dlen6 > e_kb ? e_kb + 1'b1 :
-                            dlen6 < e_kb ? e_kb - 1'b1 : e_kb;
-    wire [PDW-1:0] pd_new = dx > {{(DW-PDW){1'b0}}, PD_MAX} ? PD_MAX : dx[PDW-1:0];
+    wire [7:0]     jd     = jp3 - 8'd3;    // dlen - kb
+    wire [KBW-1:0] kb_new = jd[7] ? e_kb - 1'b1 : jd != 8'd0 ? e_kb + 1'b1 : e_kb;
+    wire [PDW-1:0] pd_new = a_eq_ok ? a_d0 : PD_MAX;
     assign e_new = {fkey, pd_new, kb_new, !(eq || near_up || near_dn), pred};
 
     // ---- stage B registers (datapath not reset, valid is)
-    reg              b_valid, b_np, b_last, b_flush, b_os, b_xtop;
+    localparam RW = FLW + 1;    // room for sums of lengths
+    reg              b_valid, b_np, b_flush, b_os, b_xtop;
     reg              b_fh, b_th, b_vh;
-    reg [3:0]        b_rank, b_npos;
+    reg [3:0]        b_rank;
+    reg [1:0]        b_nsel;
     reg [TSW-1:0]    b_pl;
-    reg [FLW-1:0]    b_pl_len;
+    reg [RW-1:0]     b_r_lo;
     reg [ND_F-1:0]   b_fc;
     reg [ND_T-1:0]   b_tc;
     reg [ND_V-1:0]   b_vc;
     reg [INFO_W-1:0] b_info;
     always @(posedge clk) begin
-        if (adv_ab) begin
+        if (adv_p) begin
             b_np     <= !pred;
-            b_last   <= sym == 2'd3;
             b_flush  <= is_end || is_sync;
             b_os     <= os;
             b_xtop   <= xtop;
@@ -277,9 +376,9 @@ module trc_stkcoder #(
             b_th     <= t_hit;
             b_vh     <= v_hit;
             b_rank   <= rank;
-            b_npos   <= np_pos;
+            b_nsel   <= np_sel;
             b_pl     <= pl;
-            b_pl_len <= pl_len;
+            b_r_lo   <= r_lo;
             b_fc     <= f_code;
             b_tc     <= t_code;
             b_vc     <= v_code;
@@ -287,100 +386,123 @@ module trc_stkcoder #(
         end
         if (rst)
             b_valid <= 1'b0;
-        else if (adv_ab)
+        else if (adv_p)
             b_valid <= a_valid;
     end
 
-    // ---- stage B: tail = rank code over the payload; NP code over the tail
-    localparam RW = FLW + 1;    // room for sums of lengths
-    wire [RW-1:0] r_lo   = {1'b0, b_pl_len} + {{(RW-1){1'b0}}, !b_last};
-    wire [RW-1:0] r_hi   = r_lo + {{(RW-4){1'b0}}, b_rank};
-    wire [RW-1:0] n_lo   = r_hi + 1'b1;
-    wire [RW-1:0] n_hi   = n_lo + {{(RW-4){1'b0}}, b_npos};
-    reg  [PW-1:0] pre;
-    integer i;
-    always @* begin
-        pre = {{(PW-TSW){1'b0}}, b_pl};
-        for (i = 0; i < PW; i = i + 1)
-            if ((i >= r_lo && i < r_hi) || (b_np && i >= n_lo && i < n_hi))
-                pre[i] = 1'b1;
-    end
-    wire [RW-1:0] pre_len = b_np ? n_hi : r_hi;
-
-    // event fields after an NP: class 0 (exit of top), 10 + function code,
-    // 11 + type and value codes; constant layouts, one per case
-    wire [FW-1:0]     b_fkey = b_info[FW-1:0];
-    wire [TYPE_W-1:0] b_type = b_info[VAL_W +: TYPE_W];
-    wire [VAL_W-1:0]  b_val  = b_info[VAL_W-1:0];
+    // ---- stage B: lengths. tail = rank code over the payload, NP code
+    // over the tail, event fields after an NP: class 0 (exit of top),
+    // 10 + function code, 11 + type and value codes. The total is a sum
+    // of two short ones, not a chain (the path into c_long).
     localparam integer E_FH = 2 + ND_F, E_FM = 2 + ND_F + FW;
     localparam integer E_HH = 2 + ND_T + ND_V, E_HM = E_HH + VAL_W;
     localparam integer E_MH = E_HH + TYPE_W, E_MM = E_HH + TYPE_W + VAL_W;
-    reg [FULL-1:0]   bits_b;
-    reg [RW-1:0]     ev_len;
+    // event kind: 0 none, 1 exit of top, 2 function hit, 3 miss, 4..7 OS
+    // with {type hit, value hit} = 11, 10, 01, 00
+    reg  [2:0]    ev_k;
+    reg  [RW-1:0] ev_len;
     always @* begin
-        bits_b = {{(FULL-PW){1'b0}}, pre};
+        ev_k   = 3'd0;
         ev_len = {RW{1'b0}};
         if (b_np) begin
             if (!b_os && b_xtop) begin
-                bits_b = bits_b << 1;
-                ev_len = 1;
+                ev_k = 3'd1; ev_len = 1;
             end else if (!b_os && b_fh) begin
-                bits_b = (bits_b << E_FH) | {{(FULL-E_FH){1'b0}}, 2'b10, b_fc};
-                ev_len = E_FH[RW-1:0];
+                ev_k = 3'd2; ev_len = E_FH[RW-1:0];
             end else if (!b_os) begin
-                bits_b = (bits_b << E_FM) | {{(FULL-E_FM){1'b0}}, 2'b10, b_fc, b_fkey};
-                ev_len = E_FM[RW-1:0];
+                ev_k = 3'd3; ev_len = E_FM[RW-1:0];
             end else begin
                 case ({b_th, b_vh})
-                    2'b11: begin
-                        bits_b = (bits_b << E_HH) |
-                                 {{(FULL-E_HH){1'b0}}, 2'b11, b_tc, b_vc};
-                        ev_len = E_HH[RW-1:0];
-                    end
-                    2'b10: begin
-                        bits_b = (bits_b << E_HM) |
-                                 {{(FULL-E_HM){1'b0}}, 2'b11, b_tc, b_vc, b_val};
-                        ev_len = E_HM[RW-1:0];
-                    end
-                    2'b01: begin
-                        bits_b = (bits_b << E_MH) |
-                                 {{(FULL-E_MH){1'b0}}, 2'b11, b_tc, b_type, b_vc};
-                        ev_len = E_MH[RW-1:0];
-                    end
-                    default: begin
-                        bits_b = (bits_b << E_MM) |
-                                 {{(FULL-E_MM){1'b0}}, 2'b11, b_tc, b_type, b_vc, b_val};
-                        ev_len = E_MM[RW-1:0];
-                    end
+                    2'b11:   begin ev_k = 3'd4; ev_len = E_HH[RW-1:0]; end
+                    2'b10:   begin ev_k = 3'd5; ev_len = E_HM[RW-1:0]; end
+                    2'b01:   begin ev_k = 3'd6; ev_len = E_MH[RW-1:0]; end
+                    default: begin ev_k = 3'd7; ev_len = E_MM[RW-1:0]; end
                 endcase
             end
         end
     end
-    wire [RW-1:0] len_b = pre_len + ev_len;
+    localparam [RW-1:0] MAXLEN_R = MAXLEN[RW-1:0];
+    wire [RW-1:0] npos1 = b_nsel == 2'd0 ? 2 : b_nsel == 2'd1 ? 4 : 9; // np_pos + 1
+    wire [RW-1:0] r_hi  = b_r_lo + {{(RW-4){1'b0}}, b_rank};
+    wire [RW-1:0] npev  = b_np ? npos1 + ev_len : {RW{1'b0}};
+    wire [RW-1:0] len_b = r_hi + npev;
+    // len_b - MAXLEN in parallel (two's complement: -MAXLEN..FULL-MAXLEN)
+    wire [RW-1:0] lhi_b = r_hi + (npev - MAXLEN_R);
+
+    // the rank code and the NP code: a table lookup (RUN_ROM) shifted
+    // over the payload, no adder on the way
+    wire [RUNW-1:0] run = RUN_ROM[{b_np, b_nsel, b_rank}*32 +: RUNW];
+    wire [PW-1:0]   pre = {{(PW-TSW){1'b0}}, b_pl} | ({{(PW-RUNW){1'b0}}, run} << b_r_lo);
+
+    // ---- stage C registers
+    reg              c_valid, c_flush;
+    reg [2:0]        c_ev_k;
+    reg [RW-1:0]     c_len, c_len_hi;
+    reg [PW-1:0]     c_pre;
+    reg [ND_F-1:0]   c_fc;
+    reg [ND_T-1:0]   c_tc;
+    reg [ND_V-1:0]   c_vc;
+    reg [INFO_W-1:0] c_info;
+    always @(posedge clk) begin
+        if (adv_p) begin
+            c_flush  <= b_flush;
+            c_ev_k   <= ev_k;
+            c_pre    <= pre;
+            c_len    <= len_b;
+            c_len_hi <= lhi_b;
+            c_fc     <= b_fc;
+            c_tc     <= b_tc;
+            c_vc     <= b_vc;
+            c_info   <= b_info;
+        end
+        if (rst)
+            c_valid <= 1'b0;
+        else if (adv_p)
+            c_valid <= b_valid;
+    end
+
+    // ---- stage C: the bit string, event fields in constant layouts
+    wire [FW-1:0]     c_fkey = c_info[FW-1:0];
+    wire [TYPE_W-1:0] c_type = c_info[VAL_W +: TYPE_W];
+    wire [VAL_W-1:0]  c_val  = c_info[VAL_W-1:0];
+    wire [FULL-1:0]   pre_f  = {{(FULL-PW){1'b0}}, c_pre};
+    reg  [FULL-1:0]   bits_c;
+    always @* begin
+        case (c_ev_k)
+            3'd1: bits_c = pre_f << 1;
+            3'd2: bits_c = (pre_f << E_FH) | {{(FULL-E_FH){1'b0}}, 2'b10, c_fc};
+            3'd3: bits_c = (pre_f << E_FM) | {{(FULL-E_FM){1'b0}}, 2'b10, c_fc, c_fkey};
+            3'd4: bits_c = (pre_f << E_HH) | {{(FULL-E_HH){1'b0}}, 2'b11, c_tc, c_vc};
+            3'd5: bits_c = (pre_f << E_HM) | {{(FULL-E_HM){1'b0}}, 2'b11, c_tc, c_vc, c_val};
+            3'd6: bits_c = (pre_f << E_MH) | {{(FULL-E_MH){1'b0}}, 2'b11, c_tc, c_type, c_vc};
+            3'd7: bits_c = (pre_f << E_MM) |
+                           {{(FULL-E_MM){1'b0}}, 2'b11, c_tc, c_type, c_vc, c_val};
+            default: bits_c = pre_f;
+        endcase
+    end
 
     // ---- pieces: a record longer than MAXLEN leaves as its top
-    // len_b - MAXLEN bits; its low MAXLEN bits wait in tail_q and leave on
-    // the next clock (split_q), while stages A and B hold.
-    localparam [RW-1:0] MAXLEN_R = MAXLEN[RW-1:0];
+    // len - MAXLEN bits; its low MAXLEN bits wait in tail_q and leave on
+    // the next clock (split_q), while stages P to C hold.
     reg              split_q, tail_flush_q;
     reg [MAXLEN-1:0] tail_q;
-    wire             long_b = b_valid && len_b > MAXLEN_R;
+    wire             long_c = c_valid && !c_len_hi[RW-1] && c_len_hi != {RW{1'b0}};
     assign hold = split_q;
-    wire [FULL-1:0]   hi_b   = bits_b >> MAXLEN;
-    wire [MAXLEN-1:0] piece  = split_q ? tail_q : long_b ? hi_b[MAXLEN-1:0]
-                                                         : bits_b[MAXLEN-1:0];
-    wire [RW-1:0]     plen_r = split_q ? MAXLEN_R : long_b ? len_b - MAXLEN_R : len_b;
-    wire              pflush = split_q ? tail_flush_q : b_flush && !long_b;
-    wire              pvalid = split_q || b_valid;
+    wire [FULL-1:0]   hi_c   = bits_c >> MAXLEN;
+    wire [MAXLEN-1:0] piece  = split_q ? tail_q : long_c ? hi_c[MAXLEN-1:0]
+                                                         : bits_c[MAXLEN-1:0];
+    wire [RW-1:0]     plen_r = split_q ? MAXLEN_R : long_c ? c_len_hi : c_len;
+    wire              pflush = split_q ? tail_flush_q : c_flush && !long_c;
+    wire              pvalid = split_q || c_valid;
     always @(posedge clk) begin
         if (adv && !split_q) begin
-            tail_q       <= bits_b[MAXLEN-1:0];
-            tail_flush_q <= b_flush;
+            tail_q       <= bits_c[MAXLEN-1:0];
+            tail_flush_q <= c_flush;
         end
         if (rst)
             split_q <= 1'b0;
         else if (adv)
-            split_q <= !split_q && long_b;
+            split_q <= !split_q && long_c;
     end
 
     // ---- output register (as trc_coder): end position in the word stream
@@ -407,7 +529,7 @@ module trc_stkcoder #(
     end
 
     // Info bits a record kind does not use are ignored (docs/rtl.md).
-    wire unused = ^{b_info, unused_nz, plen_r[RW-1:LENW], hi_b[FULL-1:MAXLEN], nj[7:3]};
+    wire unused = ^{c_info, unused_nz, plen_r[RW-1:LENW], hi_c[FULL-1:MAXLEN]};
 
 endmodule
 

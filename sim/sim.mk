@@ -8,7 +8,10 @@
 SIM_DIR := $(B)/sim
 RTL_V   := $(wildcard rtl/trc_*.v)
 SIM_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique \
-              --x-initial unique --trace-fst +define+TRC_ASSERT rtl/lint.vlt
+              --x-initial unique +define+TRC_ASSERT rtl/lint.vlt
+# Only these builds can write a waveform (--wave): tracing nearly doubles a
+# build's compile time, and the regression's other builds never dump one.
+SIM_WAVE_BUILDS := enc_paper core_paper
 
 # Format parameter sets of the regression (issue 3, item 6).
 SIM_P_BASE  := NT=23 FID_W=15 TYPE_W=7 VAL_W=16
@@ -56,7 +59,8 @@ CORE_P_nt12f := NT=12 FID_W=15 TYPE_W=7 VAL_W=8 ND_F=3 ND_T=3 ND_V=3 \
 # RTL (-G) and to the harness (-DTRC_P_NAME=VALUE).
 define sim_build
 	@mkdir -p $(dir $(4))
-	verilator $(SIM_VFLAGS) --top-module $(1) $(addprefix -G,$(2)) \
+	verilator $(SIM_VFLAGS) $(if $(filter $(notdir $(patsubst %/,%,$(dir $(4)))),$(SIM_WAVE_BUILDS)),--trace-fst) \
+	  --top-module $(1) $(addprefix -G,$(2)) \
 	  -CFLAGS "-O2 -I$(CURDIR)/model -I$(CURDIR)/sim $(addprefix -DTRC_P_,$(2))" \
 	  -Mdir $(dir $(4)) -o $(notdir $(4)) $(filter %.v,$^) \
 	  $(CURDIR)/$(3) $(CURDIR)/$(B)/rel/libtrc.a > $(dir $(4))build.log 2>&1 \
@@ -64,10 +68,11 @@ define sim_build
 endef
 
 $(SIM_DIR)/enc_%/Vtrc_sim_enc: sim/trc_sim_enc.v $(RTL_V) sim/trc_sim_enc.cpp \
-    sim/trc_sim_util.h rtl/lint.vlt $(B)/rel/libtrc.a
+    sim/trc_sim_util.h sim/trc_sim_wave.h rtl/lint.vlt $(B)/rel/libtrc.a
 	$(call sim_build,trc_sim_enc,$(SIM_P_$*),sim/trc_sim_enc.cpp,$@)
 
 $(SIM_DIR)/core_%/Vtrc_sim_core: $(RTL_V) sim/trc_sim_core.cpp sim/trc_sim_util.h \
+    sim/trc_sim_wave.h \
     rtl/lint.vlt $(B)/rel/libtrc.a
 	$(call sim_build,trc_core,$(CORE_P_$*),sim/trc_sim_core.cpp,$@)
 
@@ -104,7 +109,7 @@ SOAK_P       := $(SIM_P_paper) SYNC_EVERY=4096
 SOAK_RECORDS ?= 100000000
 SOAK_FLAGS   ?= --out-w 64 --stall-in 0.02 --stall-out 0.02 --seed 7
 $(SIM_DIR)/soak/Vtrc_sim_enc: sim/trc_sim_enc.v $(RTL_V) sim/trc_sim_soak.cpp \
-    sim/trc_sim_util.h rtl/lint.vlt $(B)/rel/libtrc.a
+    sim/trc_sim_util.h sim/trc_sim_wave.h rtl/lint.vlt $(B)/rel/libtrc.a
 	$(call sim_build,trc_sim_enc,$(SOAK_P),sim/trc_sim_soak.cpp,$@)
 SIM_BUILDS += $(SIM_DIR)/soak/Vtrc_sim_enc
 sim-deps: $(SIM_DIR)/soak/Vtrc_sim_enc

@@ -24,9 +24,9 @@
 
 #include "Vtrc_core.h"
 #include "verilated.h"
-#include "verilated_fst_c.h"
 
 #include "trc_sim_util.h"
+#include "trc_sim_wave.h"
 
 #ifndef TRC_P_PRESCALE
 #define TRC_P_PRESCALE 1
@@ -208,13 +208,9 @@ int run(size_t n_events, unsigned n_idles, uint64_t seed, unsigned n_resets, uns
     ctx->randSeed((int)(seed & 0x7fffffff));
     ctx->fatalOnError(false);
     auto top = std::make_unique<Vtrc_core>(ctx.get(), "top");
-    std::unique_ptr<VerilatedFstC> tfp;
-    if (wave) {
-        ctx->traceEverOn(true);
-        tfp = std::make_unique<VerilatedFstC>();
-        top->trace(tfp.get(), 99);
-        tfp->open(wave);
-    }
+    SimWave<Vtrc_core> tfp;
+    if (wave && !tfp.open(ctx.get(), top.get(), wave))
+        return 2;
     SimRng rng(seed);
     std::vector<Ev> evs;
     std::vector<uint8_t> bytes;
@@ -274,8 +270,7 @@ int run(size_t n_events, unsigned n_idles, uint64_t seed, unsigned n_resets, uns
         // ---- falling edge: drive inputs
         top->clk = 0;
         top->eval();
-        if (tfp)
-            tfp->dump(ctx->time());
+        tfp.dump(ctx->time());
         ctx->timeInc(1);
         if (reset_in != UINT64_MAX && reset_in-- == 0) {
             // Check the segment so far, then reset for 1..3 cycles.
@@ -300,8 +295,7 @@ int run(size_t n_events, unsigned n_idles, uint64_t seed, unsigned n_resets, uns
             top->eval();
             top->clk = 1;
             top->eval();
-            if (tfp)
-                tfp->dump(ctx->time());
+            tfp.dump(ctx->time());
             ctx->timeInc(1);
             if (--rst_left == 0)
                 cycle = 0; // time restarts: the next cycle is c = 0
@@ -415,8 +409,7 @@ int run(size_t n_events, unsigned n_idles, uint64_t seed, unsigned n_resets, uns
         // ---- rising edge
         top->clk = 1;
         top->eval();
-        if (tfp)
-            tfp->dump(ctx->time());
+        tfp.dump(ctx->time());
         ctx->timeInc(1);
         cycle++;
         if (ctx->gotError()) {
@@ -434,8 +427,7 @@ int run(size_t n_events, unsigned n_idles, uint64_t seed, unsigned n_resets, uns
         }
     }
     top->final();
-    if (tfp)
-        tfp->close();
+    tfp.close();
     if (rc)
         return rc;
     rc = check_segment(p, evs, bytes, tl, drops, true, tot);

@@ -16,9 +16,9 @@
 
 #include "Vtrc_sim_enc.h"
 #include "verilated.h"
-#include "verilated_fst_c.h"
 
 #include "trc_sim_util.h"
+#include "trc_sim_wave.h"
 
 #ifndef TRC_P_SYNC_EVERY
 #define TRC_P_SYNC_EVERY 0
@@ -223,16 +223,11 @@ int run(const Opts &o)
     ctx->randSeed((int)(o.seed & 0x7fffffff));
     ctx->fatalOnError(false); // a failed assertion is reported, not an abort
     auto top = std::make_unique<Vtrc_sim_enc>(ctx.get(), "top");
-    std::unique_ptr<VerilatedFstC> tfp;
-    if (o.wave) {
-        ctx->traceEverOn(true);
-        tfp = std::make_unique<VerilatedFstC>();
-        top->trace(tfp.get(), 99);
-        tfp->open(o.wave);
-    }
+    SimWave<Vtrc_sim_enc> tfp;
+    if (o.wave && !tfp.open(ctx.get(), top.get(), o.wave))
+        return 2;
     auto dump = [&](void) {
-        if (tfp)
-            tfp->dump(ctx->time());
+        tfp.dump(ctx->time());
     };
 
     SimRng rng(o.seed);
@@ -397,8 +392,7 @@ int run(const Opts &o)
         ctx->timeInc(1);
     }
     top->final();
-    if (tfp)
-        tfp->close();
+    tfp.close();
 
     uint64_t span = last_out >= first_in && first_in != UINT64_MAX ? last_out - first_in + 1 : 1;
     uint64_t in_span = last_in >= first_in && first_in != UINT64_MAX ? last_in - first_in + 1 : 1;

@@ -21,8 +21,10 @@ for d in trc_enc_w64 trc_stack_w64 lz4_w12; do
 done
 name="trc_enc maps to logic only (0 block RAM)"
 check test "$(field $Q/trc_enc_w64.json bram)" = 0
-name="stack mode: the 512 x 36 context table in 5 SB_RAM40_4K, nothing else"
-check test "$(field $Q/trc_stack_w64.json bram)" = 5
+# the call stack's 15 ids below the top: LUT RAM elsewhere; on iCE40 Yosys
+# folds its registered read address into a block RAM
+name="stack mode: the 512 x 36 context table in 5 SB_RAM40_4K, the call stack in 1"
+check test "$(field $Q/trc_stack_w64.json bram)" = 6
 name="LZ4 4 KB: 25 SB_RAM40_4K (table 12, history 8, literal FIFO 1, output FIFO 4)"
 check test "$(field $Q/lz4_w12.json bram)" = 25
 
