@@ -35,7 +35,12 @@ run_one() {
   local line=$1 name cmd out rc show=0
   name=${line%%|*}; cmd=${line#*|}
   case "$name" in "+"*) show=1; name=${name#+} ;; esac
+  local t0=$EPOCHREALTIME
   out=$(eval "$cmd" 2>&1); rc=$?
+  # TRC_JOB_TIMES=FILE: each job's wall time (to see where a suite's time goes)
+  [ -n "${TRC_JOB_TIMES:-}" ] &&
+    awk -v a="$EPOCHREALTIME" -v b="$t0" -v n="$name" \
+      'BEGIN { printf "%.2f %s\n", a - b, n }' >> "$TRC_JOB_TIMES"
   if [ $rc -eq 0 ]; then
     if [ $show = 1 ]; then printf 'ok %s\n%s\n' "$name" "$(tail -1 <<< "$out" | sed 's/^/  /')"
     else printf 'ok %s\n' "$name"; fi
