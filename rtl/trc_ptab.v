@@ -5,9 +5,10 @@
 // Reads take two clocks, so that the RAM's output (slow on every FPGA) only
 // goes into a register: the address is given one stage ahead of the record
 // that uses the entry (the address depends on the call stack only, not on
-// table contents), and rdata and rvalid are registers, loaded by ld. Two
-// writes can fall between a read and its load; both are forwarded, so the
-// result never depends on the RAM's read-during-write behaviour.
+// table contents); rdata is a register loaded by ld, rvalid a lookup among
+// registers loaded by ld. Two writes can fall between a read and its load;
+// both are forwarded, so the result never depends on the RAM's
+// read-during-write behaviour.
 // Parameters:
 //   SK - address bits (table index), 4..12
 //   W  - entry width
@@ -29,7 +30,7 @@ module trc_ptab #(
     input  wire [SK-1:0] waddr,
     input  wire [W-1:0]  wdata,
     output reg  [W-1:0]  rdata,
-    output reg           rvalid   // rdata is the entry; else the entry is zero
+    output wire          rvalid   // rdata is the entry; else the entry is zero
 );
 
     localparam N = 1 << SK;
@@ -73,16 +74,29 @@ module trc_ptab #(
     end
     wire w1_hit = w1_q && w1_addr_q == ra_q;
 
-    // ... and after this clock's write or clear. The flag is a register of
-    // its own (rvalid), so that the 2^SK-way flag lookup ends in a flop;
-    // the user treats rdata as zero without it, where that is not on its
-    // slowest paths.
+    // ... and after this clock's write or clear. The flag's 2^SK-way
+    // lookup is split over the two clocks between the address and the use:
+    // the low LB address bits select one flag per group before ld (part_q),
+    // the high ones select the group after it. The write or clear at ld
+    // itself is in hit_q / clr_q (w1's write is in vld_q already).
+    // The user treats rdata as zero when rvalid is low, where that is not
+    // on its slowest paths.
+    localparam HB = SK / 2, LB = SK - HB;
     wire w0_hit = wpend && waddr == ra_q;
+    reg  [(1<<HB)-1:0] part_q;
+    reg  [HB-1:0]      rhi_q;
+    reg                hit_q, clr_q;
+    integer g;
     always @(posedge clk)
         if (ld) begin
-            rdata  <= w0_hit ? wdata : w1_hit ? w1_data_q : mem_q;
-            rvalid <= !cpend && (w0_hit || w1_hit || vld_q[ra_q]);
+            rdata <= w0_hit ? wdata : w1_hit ? w1_data_q : mem_q;
+            for (g = 0; g < (1 << HB); g = g + 1)
+                part_q[g] <= vld_q[g * (1 << LB) + {{(32-LB){1'b0}}, ra_q[LB-1:0]}];
+            rhi_q <= ra_q[SK-1:LB];
+            hit_q <= w0_hit || w1_hit;
+            clr_q <= cpend;
         end
+    assign rvalid = !clr_q && (hit_q || part_q[rhi_q]);
 
 endmodule
 

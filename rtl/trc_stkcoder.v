@@ -282,7 +282,6 @@ module trc_stkcoder #(
     wire [FW-1:0]  r_key = e_raw[TW-1 -: FW];
     wire [PDW-1:0] r_pd  = e_raw[KBW+2 +: PDW];
     wire [KBW-1:0] r_kb  = e_raw[2 +: KBW];
-    wire [KBW-1:0] e_kb  = e_ok ? r_kb : {KBW{1'b0}};
     wire           e_m   = e_ok && e_raw[1];
     wire           e_h   = e_ok && e_raw[0];
 
@@ -349,8 +348,10 @@ module trc_stkcoder #(
     );
 
     // ---- stage A: the entry after this record
-    wire [7:0]     jd     = jp3 - 8'd3;    // dlen - kb
-    wire [KBW-1:0] kb_new = jd[7] ? e_kb - 1'b1 : jd != 8'd0 ? e_kb + 1'b1 : e_kb;
+    // kb steps toward dlen; from the raw entry, the zero entry selected last
+    wire [7:0]     jdr    = jp3r - 8'd3;   // dlen - kb
+    wire [KBW-1:0] kb_upd = jdr[7] ? r_kb - 1'b1 : jdr != 8'd0 ? r_kb + 1'b1 : r_kb;
+    wire [KBW-1:0] kb_new = e_ok ? kb_upd : {{(KBW-1){1'b0}}, dlen != {LW{1'b0}}};
     wire [PDW-1:0] pd_new = a_eq_ok ? a_d0 : PD_MAX;
     assign e_new = {fkey, pd_new, kb_new, !(eq || near_up || near_dn), pred};
 
