@@ -28,24 +28,30 @@ module trc_cstack #(
 
     // top_q is 0 when empty; ne_q = c_q >= 1 and ge2_q = c_q >= 2 are
     // flops of their own (top and second are on the stack mode's slowest
-    // path, the table address)
+    // path, the table address). push and pop arrive late (through the
+    // exit == top compare and the packer's ready), so they only select
+    // among values computed from the registers: no carry chain after them.
+    localparam [CW:0] THREE = 3;
     reg [W-1:0]  top_q;
     reg [CW-1:0] c_q;           // ids on the stack, 0..SD
     reg          ne_q, ge2_q;
-    reg [CW-1:0] c_n;
-    always @* begin
-        c_n = c_q;
-        if (rst || clr)
-            c_n = {CW{1'b0}};
-        else if (push)
-            c_n = c_q + {{(CW-1){1'b0}}, c_q != SD_C};
-        else if (pop && ne_q)
-            c_n = c_q - 1'b1;
-    end
+    wire [CW-1:0] c_inc = c_q + {{(CW-1){1'b0}}, c_q != SD_C};
+    wire [CW-1:0] c_dec = c_q - 1'b1;
+    wire          ge3   = {1'b0, c_q} >= THREE;
     always @(posedge clk) begin
-        c_q   <= c_n;
-        ne_q  <= c_n != {CW{1'b0}};
-        ge2_q <= c_n > 1;
+        if (rst || clr) begin
+            c_q   <= {CW{1'b0}};
+            ne_q  <= 1'b0;
+            ge2_q <= 1'b0;
+        end else if (push) begin
+            c_q   <= c_inc;
+            ne_q  <= 1'b1;
+            ge2_q <= ne_q && SD > 1;
+        end else if (pop && ne_q) begin
+            c_q   <= c_dec;
+            ne_q  <= ge2_q;
+            ge2_q <= ge3;
+        end
         if (rst || clr)
             top_q <= {W{1'b0}};
         else if (push)
