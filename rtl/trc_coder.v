@@ -68,42 +68,60 @@ module trc_coder #(
     wire [TYPE_W-1:0] otype = info[VAL_W +: TYPE_W];
     wire [VAL_W-1:0]  oval  = info[VAL_W-1:0];
 
-    // Two stages: (1) timestamp code and dictionary lookup + update, which
-    // must see the previous record's update, registered as hit flags and
-    // codes; (2) payload and the coded record.
-    // Both stages move together when the last one is empty or taken.
+    // Three stages: (L) timestamp code and the keys compared with the
+    // dictionary entries (trc_dictp corrects for the update of the record
+    // ahead); (1) lookup and update, registered as hit flags and codes;
+    // (2) payload and the coded record.
+    // All move together when the last one is empty or taken.
     reg              v1_q;
     wire             s2_ready = !m_valid || m_ready;
-    wire fire = s_valid && s_ready;
     assign s_ready = s2_ready;
 
     wire is_end  = os && otype == T_END;
     wire is_sync = os && otype == T_SYNC;
 
-    // ---- timestamp
+    // ---- stage L: the record and its dictionary compares, registered
     wire [TSW-1:0]  ts_code;
     wire [LENW-1:0] ts_len;
     trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(LENW)) u_ts (
         .delta(delta), .code(ts_code), .len(ts_len)
     );
+    reg              vl_q, osl_q, syncl_q, flushl_q;
+    reg [INFO_W-1:0] infol_q;
+    reg [TSW-1:0]    ts_codel_q;
+    reg [LENW-1:0]   ts_lenl_q;
+    always @(posedge clk) begin
+        if (s_ready) begin
+            osl_q      <= os;
+            syncl_q    <= is_sync;
+            flushl_q   <= is_end || is_sync;
+            infol_q    <= info;
+            ts_codel_q <= ts_code;
+            ts_lenl_q  <= ts_len;
+        end
+        if (rst)
+            vl_q <= 1'b0;
+        else if (s_ready)
+            vl_q <= s_valid;
+    end
+    wire l_sync = vl_q && syncl_q;
 
-    // ---- dictionaries
+    // ---- dictionaries: the stage L record's lookup and update
     wire            f_hit, t_hit, v_hit;
     wire [ND_F-1:0] f_code;
     wire [ND_T-1:0] t_code;
     wire [ND_V-1:0] v_code;
-
-    trc_dict #(.ND(ND_F), .W(FW), .FLIP(1)) u_fdict (
-        .clk(clk), .rst(rst), .clr(fire && is_sync), .key(fkey),
-        .upd(fire && !os), .hit(f_hit), .code(f_code)
+    trc_dictp #(.ND(ND_F), .W(FW), .FLIP(1)) u_fdict (
+        .clk(clk), .rst(rst), .adv(s_ready), .key_in(fkey), .clr(l_sync),
+        .upd(vl_q && !osl_q), .hit(f_hit), .code(f_code)
     );
-    trc_dict #(.ND(ND_T), .W(TYPE_W), .FLIP(0)) u_tdict (
-        .clk(clk), .rst(rst), .clr(fire && is_sync), .key(otype),
-        .upd(fire && os), .hit(t_hit), .code(t_code)
+    trc_dictp #(.ND(ND_T), .W(TYPE_W), .FLIP(0)) u_tdict (
+        .clk(clk), .rst(rst), .adv(s_ready), .key_in(otype), .clr(l_sync),
+        .upd(vl_q && osl_q), .hit(t_hit), .code(t_code)
     );
-    trc_dict #(.ND(ND_V), .W(VAL_W), .FLIP(0)) u_vdict (
-        .clk(clk), .rst(rst), .clr(fire && is_sync), .key(oval),
-        .upd(fire && os), .hit(v_hit), .code(v_code)
+    trc_dictp #(.ND(ND_V), .W(VAL_W), .FLIP(0)) u_vdict (
+        .clk(clk), .rst(rst), .adv(s_ready), .key_in(oval), .clr(l_sync),
+        .upd(vl_q && osl_q), .hit(v_hit), .code(v_code)
     );
 
     // ---- stage 1 registers (datapath not reset, valid is)
@@ -116,22 +134,22 @@ module trc_coder #(
     reg [LENW-1:0]     ts_len1_q;
     always @(posedge clk) begin
         if (s_ready) begin
-            os1_q      <= os;
+            os1_q      <= osl_q;
             f_hit1_q   <= f_hit;
             t_hit1_q   <= t_hit;
             v_hit1_q   <= v_hit;
-            flush1_q   <= is_end || is_sync;
+            flush1_q   <= flushl_q;
             f_code1_q  <= f_code;
             t_code1_q  <= t_code;
             v_code1_q  <= v_code;
-            info1_q    <= info;
-            ts_code1_q <= ts_code;
-            ts_len1_q  <= ts_len;
+            info1_q    <= infol_q;
+            ts_code1_q <= ts_codel_q;
+            ts_len1_q  <= ts_lenl_q;
         end
         if (rst)
             v1_q <= 1'b0;
         else if (s_ready)
-            v1_q <= s_valid;
+            v1_q <= vl_q;
     end
     wire [FW-1:0]     fkey1  = info1_q[FW-1:0];
     wire [TYPE_W-1:0] otype1 = info1_q[VAL_W +: TYPE_W];
