@@ -1,9 +1,10 @@
 // trc_cstack: the stack mode shadow call stack of SD function ids. The top
-// is a register; the SD - 1 ids below it live in a small circular RAM
-// (LUT RAM where the FPGA has it: one write port at wp_q, one read port at
-// rp_q = wp_q - 1), so a push or pop moves two pointers instead of every
-// entry. A push when full overwrites the oldest id; a pop when empty does
-// nothing. The top reads as 0 when the stack is empty.
+// and the id below it (second) are registers; the SD - 2 ids below those
+// live in a small circular RAM (LUT RAM where the FPGA has it: one write
+// port at wp_q, one read port at rp_q = wp_q - 1), so a push or pop moves
+// two pointers instead of every entry. A push when full overwrites the
+// oldest id; a pop when empty does nothing. The top reads as 0 when the
+// stack is empty, second as 0 when it holds fewer than two ids.
 // Parameters:
 //   SD - depth, 1..64
 //   W  - id width (FID_W)
@@ -26,13 +27,14 @@ module trc_cstack #(
     localparam CW = $clog2(SD + 1);
     localparam [CW-1:0] SD_C = SD[CW-1:0];
 
-    // top_q is 0 when empty; ne_q = c_q >= 1 and ge2_q = c_q >= 2 are
-    // flops of their own (top and second are on the stack mode's slowest
-    // path, the table address). push and pop arrive late (through the
-    // exit == top compare and the packer's ready), so they only select
-    // among values computed from the registers: no carry chain after them.
+    // top_q and sec_q are 0 where the stack has no id; ne_q = c_q >= 1
+    // and ge2_q = c_q >= 2 are flops of their own. top and second are on
+    // the stack mode's slowest path (the table address), and push and pop
+    // arrive late (through the exit == top compare and the packer's
+    // ready), so they only select among values computed from the
+    // registers: no carry chain and no RAM read after them.
     localparam [CW:0] THREE = 3;
-    reg [W-1:0]  top_q;
+    reg [W-1:0]  top_q, sec_q, below;
     reg [CW-1:0] c_q;           // ids on the stack, 0..SD
     reg          ne_q, ge2_q;
     wire [CW-1:0] c_inc = c_q + {{(CW-1){1'b0}}, c_q != SD_C};
@@ -52,21 +54,27 @@ module trc_cstack #(
             ne_q  <= ge2_q;
             ge2_q <= ge3;
         end
-        if (rst || clr)
+        if (rst || clr) begin
             top_q <= {W{1'b0}};
-        else if (push)
+            sec_q <= {W{1'b0}};
+        end else if (push) begin
             top_q <= id;
-        else if (pop && ne_q)
-            top_q <= second;
+            sec_q <= SD > 1 ? top_q : {W{1'b0}};
+        end else if (pop && ne_q) begin
+            top_q <= sec_q;
+            sec_q <= ge3 ? below : {W{1'b0}};
+        end
     end
-    assign top   = top_q;
+    assign top    = top_q;
+    assign second = sec_q;
 
     generate
-        if (SD > 1) begin : g_below
-            // The ids below the top. Every push writes the old top (stale
-            // when empty: c_q says which slots count) and every pop of a
-            // non-empty stack steps back, so the slots stay in order.
-            localparam RD = SD - 1;
+        if (SD > 2) begin : g_below
+            // The ids below second. Every push writes the old second
+            // (stale when it is 0: c_q says which slots count) and every
+            // pop of a non-empty stack steps back, so the slots stay in
+            // order.
+            localparam RD = SD - 2;
             localparam PW = RD > 1 ? $clog2(RD) : 1;
             localparam integer  RD1  = RD - 1;
             localparam [PW-1:0] LAST = RD1[PW-1:0];
@@ -74,10 +82,10 @@ module trc_cstack #(
             reg [PW-1:0] wp_q, rp_q;
             wire [PW-1:0] wp_n = wp_q == LAST ? {PW{1'b0}} : wp_q + 1'b1;
             wire [PW-1:0] rp_p = rp_q == {PW{1'b0}} ? LAST : rp_q - 1'b1;
-            wire [W-1:0]  below = mem[rp_q];
+            always @* below = mem[rp_q];
             always @(posedge clk) begin
                 if (push)
-                    mem[wp_q] <= top_q;
+                    mem[wp_q] <= sec_q;
                 if (rst) begin
                     wp_q <= {PW{1'b0}};
                     rp_q <= LAST;
@@ -89,10 +97,8 @@ module trc_cstack #(
                     rp_q <= rp_p;
                 end
             end
-            assign second = ge2_q ? below : {W{1'b0}};
-        end else begin : g_top_only
-            wire unused = ge2_q;
-            assign second = {W{1'b0}};
+        end else begin : g_regs_only
+            always @* below = {W{1'b0}};
         end
     endgenerate
 

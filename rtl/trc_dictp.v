@@ -1,11 +1,19 @@
-// trc_dictp: trc_dict with the key compares a clock ahead of the lookup.
-// The record in the lookup stage was compared with the entries when it
+// trc_dictp: one field dictionary of the trc format (2^ND-1 entries, CAM).
+// Lookup takes the lowest address whose entry equals the key; a hit codes
+// the address, a miss codes all-ones and stores the key at a FIFO write
+// pointer. The key compares are made a clock ahead of the lookup: the
+// record in the lookup stage was compared with the entries when it
 // entered (key_in, on adv), before the record ahead of it updated them;
 // that update changed one entry to a value known from that record alone
 // (its key, flag flipped for FLIP), so one extra compare and a one-hot of
 // the changed entry make the registered compares exact. The lookup-update
 // loop is then: registered compares -> hit and code -> entry write enable.
-// Parameters: as trc_dict.
+// Parameters:
+//   ND   - address bits; 2^ND-1 entries, code all-ones is the escape
+//   W    - key width
+//   FLIP - 1 for the function dictionary: the key MSB is the exit flag, a
+//          hit flips the stored flag and a miss stores the key with it
+//          flipped
 `default_nettype none
 
 module trc_dictp #(

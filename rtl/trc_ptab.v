@@ -3,12 +3,15 @@
 // whole table in one clock. An invalid entry (rvalid low) is zero, the
 // format's reset entry.
 // Reads take two clocks, so that the RAM's output (slow on every FPGA) only
-// goes into a register: the address is given one stage ahead of the record
+// goes into registers: the address is given one stage ahead of the record
 // that uses the entry (the address depends on the call stack only, not on
-// table contents); rdata is a register loaded by ld, rvalid a lookup among
-// registers loaded by ld. Two writes can fall between a read and its load;
-// both are forwarded, so the result never depends on the RAM's
-// read-during-write behaviour.
+// table contents); rdata selects among registers loaded by ld, rvalid is a
+// lookup among registers loaded by ld. Writes reach the RAM a clock late,
+// from registers, so the entry's update logic does not drive the RAM's
+// pins either. Three writes can fall between a read and its load; all are
+// forwarded, so the result never depends on the RAM's read-during-write
+// behaviour. The forwarding select comes after the registers, so the
+// RAM's output meets no logic.
 // Parameters:
 //   SK - address bits (table index), 4..12
 //   W  - entry width
@@ -20,83 +23,109 @@ module trc_ptab #(
 ) (
     input  wire          clk,
     input  wire          rst,
-    input  wire [SK-1:0] raddr,   // read (every clock): the entry for the next ld
-    // ld: rdata <= the entry read at the last clock; the user's current
-    // record leaves, and does what it has pending: a write (wpend) or a
-    // SYNC's clear of every entry (cpend), never both
+    input  wire [SK-1:0] raddr,   // read on ld: the entry for the next ld
+    // ld: the user's stages move. rdata becomes the entry read at the last
+    // ld; the user's current record leaves, and does what it has pending:
+    // a write (wpend) or a SYNC's clear of every entry (cpend), never both.
+    // Between lds nothing changes, so ld only enables (it follows the
+    // output's ready: the slowest input) and the RAM's read address does
+    // not depend on it.
     input  wire          ld,
     input  wire          wpend,
     input  wire          cpend,
     input  wire [SK-1:0] waddr,
     input  wire [W-1:0]  wdata,
-    output reg  [W-1:0]  rdata,
+    output wire [W-1:0]  rdata,
     output wire          rvalid   // rdata is the entry; else the entry is zero
 );
 
     localparam N = 1 << SK;
 
-    // The pending parts decide the forwarding below, ld only enables:
-    // ld is the slowest input (it follows the output's ready).
-    wire we  = ld && wpend;
-    wire clr = ld && cpend;
+
+    // The writes of the last two lds: w1 (its RAM write is under way,
+    // repeated every clock until the next ld) and w2 (written, perhaps
+    // during the read at ra_q).
+    reg [SK-1:0] w1_addr_q, w2_addr_q;
+    reg          w1_q, w2_q;
+    reg [W-1:0]  w1_data_q, w2_data_q;
+    always @(posedge clk) begin
+        if (ld) begin
+            w1_addr_q <= waddr;
+            w1_data_q <= wdata;
+            w2_addr_q <= w1_addr_q;
+            w2_data_q <= w1_data_q;
+        end
+        if (rst) begin
+            w1_q <= 1'b0;
+            w2_q <= 1'b0;
+        end else if (ld) begin
+            w1_q <= wpend;
+            w2_q <= w1_q;
+        end
+    end
 
     // A read of the address being written returns what the RAM likes: it
-    // is never used (w1 forwarding), and no_rw_check keeps Yosys from
+    // is never used (forwarding), and no_rw_check keeps Yosys from
     // building bypass logic for it.
     (* no_rw_check *)
     reg [W-1:0] mem [0:N-1];
     reg [W-1:0] mem_q;
     always @(posedge clk) begin
-        if (we)
-            mem[waddr] <= wdata;
-        mem_q <= mem[raddr];
+        if (w1_q)
+            mem[w1_addr_q] <= w1_data_q;
+        if (ld)
+            mem_q <= mem[raddr];
     end
 
-    // The entry at ra_q now: the RAM's word, unless the write of the last
-    // clock (w1) went there (read during write); it is valid if its flag is
-    // set or w1 wrote it (a clear in between cleared the flag).
+    // The entry at ra_q now: the RAM's word, unless w1 or w2 went there.
+    // It is valid if its flag is set. Like the RAM, the flags follow w1
+    // and the clear of the last ld (c1_q) a clock late, from registers
+    // (ld, the slowest signal, does not reach 2^SK flops), repeated until
+    // the next ld.
     reg [N-1:0]  vld_q;
-    reg [SK-1:0] ra_q, w1_addr_q;
-    reg          w1_q;
-    reg [W-1:0]  w1_data_q;
+    reg [SK-1:0] ra_q;
+    reg          c1_q;
     always @(posedge clk) begin
-        if (rst || clr)
+        if (rst || c1_q)
             vld_q <= {N{1'b0}};
-        else if (we)
-            vld_q[waddr] <= 1'b1;
-        ra_q      <= raddr;
-        w1_addr_q <= waddr;
-        w1_data_q <= wdata;
+        else if (w1_q)
+            vld_q[w1_addr_q] <= 1'b1;
         if (rst)
-            w1_q <= 1'b0;
-        else
-            w1_q <= we;
+            c1_q <= 1'b0;
+        else if (ld)
+            c1_q <= cpend;
+        if (ld)
+            ra_q <= raddr;
     end
     wire w1_hit = w1_q && w1_addr_q == ra_q;
+    wire w2_hit = w2_q && w2_addr_q == ra_q;
 
-    // ... and after this clock's write or clear. The flag's 2^SK-way
-    // lookup is split over the two clocks between the address and the use:
-    // the low LB address bits select one flag per group before ld (part_q),
-    // the high ones select the group after it. The write or clear at ld
-    // itself is in hit_q / clr_q (w1's write is in vld_q already).
-    // The user treats rdata as zero when rvalid is low, where that is not
-    // on its slowest paths.
-    localparam HB = SK / 2, LB = SK - HB;
+    // ... and after this ld's write or clear. The flag's 2^SK-way lookup
+    // is made between the address and ld, down to 2^HB flags (part_q, the
+    // writes and clears of this ld and the last folded in),
+    // so rvalid is one small LUT (an 8:1 select at SK 9) after registers.
+    localparam HB = SK > 6 ? SK - 6 : 1, LB = SK - HB;
     wire w0_hit = wpend && waddr == ra_q;
     reg  [(1<<HB)-1:0] part_q;
     reg  [HB-1:0]      rhi_q;
-    reg                hit_q, clr_q;
-    integer g;
+    reg                hit_q;
+    reg  [W-1:0]       raw_q, fwd_q;
+    wire               w01 = w0_hit || w1_hit;
     always @(posedge clk)
         if (ld) begin
-            rdata <= w0_hit ? wdata : w1_hit ? w1_data_q : mem_q;
-            for (g = 0; g < (1 << HB); g = g + 1)
-                part_q[g] <= vld_q[g * (1 << LB) + {{(32-LB){1'b0}}, ra_q[LB-1:0]}];
+            raw_q <= mem_q;
+            fwd_q <= w0_hit ? wdata : w1_hit ? w1_data_q : w2_data_q;
             rhi_q <= ra_q[SK-1:LB];
-            hit_q <= w0_hit || w1_hit;
-            clr_q <= cpend;
+            hit_q <= w01 || w2_hit;
         end
-    assign rvalid = !clr_q && (hit_q || part_q[rhi_q]);
+    integer g;
+    always @(posedge clk)
+        if (ld)
+            for (g = 0; g < (1 << HB); g = g + 1)
+                part_q[g] <= !cpend && (w01 || !c1_q &&
+                             vld_q[g * (1 << LB) + {{(32-LB){1'b0}}, ra_q[LB-1:0]}]);
+    assign rvalid = part_q[rhi_q];
+    assign rdata  = hit_q ? fwd_q : raw_q;
 
 endmodule
 

@@ -8,8 +8,8 @@
 // A record longer than MAXLEN bits (a miss with an escaped delta: up to
 // FULL = MAXLEN + 20 bits at the paper's widths) leaves in two pieces on two
 // clocks, so that the packer is as wide as paper mode's. Timing: the table
-// address depends on the stage A record and the state only, and whether the
-// record leaves (fire) selects it last; stalls come from flops.
+// address depends on the stage P record and the state only, not on whether
+// the stages move (the table reads when they do).
 // Parameters: NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, INFO_W, OUT_W, EW as
 //   in trc_coder;
 //   MAXLEN - longest piece out, at least half of FULL (trc_enc sets it)
@@ -114,10 +114,11 @@ module trc_stkcoder #(
     endfunction
     localparam [128*32-1:0] RUN_ROM = run_rom(0);
 
-    // Four stages move together when the last is empty or taken: (P) the
+    // Five stages move together when the last is empty or taken: (P) the
     // record meets the call stack, its entry is read; (A) it meets its table
-    // entry: symbol, ranks, dictionaries, entry update; (B) lengths of its
-    // parts; (C) the bit string is assembled; then the output register.
+    // entry: delta symbol, prediction, entry update; (D) ranks, payload,
+    // dictionaries; (B) lengths of its parts; (C) the bit string is
+    // assembled; then the output register.
     // adv moves the output register; stages P to C wait while the first
     // piece of a long record leaves.
     wire adv = !m_valid || m_ready;
@@ -146,7 +147,24 @@ module trc_stkcoder #(
     wire              p_sync  = !p_fn && p_info[VAL_W +: TYPE_W] == T_SYNC;
 
     wire [FID_W-1:0] top, second;
-    wire             p_xtop = p_fn && p_exit && p_fid == top;
+    // exit == top, compared as the record enters stage P with the top
+    // that the record ahead leaves (its id after a push, second after a
+    // pop, 0 after SYNC): the compare is off the path from the stack to
+    // the table address.
+    wire [FID_W-1:0] s_fid = s_rec[FID_W-1:0];
+    reg  xt_q;
+    wire p_xtop = p_fn && p_exit && xt_q;
+    always @(posedge clk)
+        if (adv_p) begin
+            if (p_valid && p_sync)
+                xt_q <= s_fid == {FID_W{1'b0}};
+            else if (p_valid && p_fn && !p_exit)
+                xt_q <= s_fid == p_fid;
+            else if (p_valid && p_xtop)
+                xt_q <= s_fid == second;
+            else
+                xt_q <= s_fid == top;
+        end
     wire             pop    = p_xtop;   // trc_cstack ignores a pop when empty
     trc_cstack #(.SD(SD), .W(FID_W)) u_stack (
         .clk(clk), .rst(rst), .clr(p_fire && p_sync),
@@ -162,66 +180,89 @@ module trc_stkcoder #(
             prev_q <= p_fkey;
     end
 
-    // Next context: the state after the stage P record, for the case that it
-    // leaves now. When it does not, the state and so the address stay
-    // (idx_q): p_fire only selects, at the end of the path to the RAM.
-    reg [FID_W-1:0] nx_top;
-    reg [FW-1:0]    nx_prev;
-    always @* begin
-        nx_top  = top;
-        nx_prev = prev_q;
-        if (p_sync) begin
-            nx_top  = {FID_W{1'b0}};
-            nx_prev = {FW{1'b0}};
-        end else if (p_fn) begin
-            nx_prev = p_fkey;
-            nx_top  = !p_exit ? p_fid : pop ? second : top;
-        end
-    end
-
-    // Index: ({top, prev exit flag} ^ pfid << 3 ^ pfid << (SK-2)), XOR-folded.
-    wire [HV-1:0] hv = {{(HV-FW){1'b0}}, nx_top, nx_prev[FID_W]} ^
-                       ({{(HV-FID_W){1'b0}}, nx_prev[FID_W-1:0]} << 3) ^
-                       ({{(HV-FID_W){1'b0}}, nx_prev[FID_W-1:0]} << (SK - 2));
+    // Next context: the state after the stage P record, the next record's.
+    // Without one, the state and so the address stay (idx_q).
+    // Index: fold({top, prev exit flag} ^ pfid << 3 ^ pfid << (SK-2)),
+    // XOR-folded to SK bits. It is linear, so it is the XOR of a part of
+    // the top and a part of the previous key, each hashed from registers
+    // for every value it can take; the exit == top compare selects last.
     localparam NCH = (HV + SK - 1) / SK;
-    wire [NCH*SK-1:0] hv_pad = {{(NCH*SK-HV){1'b0}}, hv};
-    reg  [SK-1:0]     nx_idx;
-    integer c;
-    always @* begin
-        nx_idx = {SK{1'b0}};
-        for (c = 0; c < NCH; c = c + 1)
-            nx_idx = nx_idx ^ hv_pad[c*SK +: SK];
-    end
+    function automatic [SK-1:0] fold(input [HV-1:0] v);
+        integer c;
+        reg [NCH*SK-1:0] vp;
+        begin
+            vp = {{(NCH*SK-HV){1'b0}}, v};
+            fold = {SK{1'b0}};
+            for (c = 0; c < NCH; c = c + 1)
+                fold = fold ^ vp[c*SK +: SK];
+        end
+    endfunction
+    function automatic [SK-1:0] h_top(input [FID_W-1:0] t);
+        h_top = fold({{(HV-FW){1'b0}}, t, 1'b0});
+    endfunction
+    function automatic [SK-1:0] h_prev(input [FW-1:0] pv);
+        h_prev = fold({{(HV-1){1'b0}}, pv[FID_W]} ^
+                      ({{(HV-FID_W){1'b0}}, pv[FID_W-1:0]} << 3) ^
+                      ({{(HV-FID_W){1'b0}}, pv[FID_W-1:0]} << (SK - 2)));
+    endfunction
+    wire [SK-1:0] hp_f   = h_prev(p_fkey);
+    wire [SK-1:0] h_push = hp_f ^ h_top(p_fid);
+    wire [SK-1:0] h_pop  = hp_f ^ h_top(second);
+    wire [SK-1:0] h_stay = hp_f ^ h_top(top);
+    wire [SK-1:0] h_os   = h_prev(prev_q) ^ h_top(top);
+    wire [SK-1:0] h_fn   = !p_exit ? h_push : h_stay;
+    wire [SK-1:0] nx_idx = p_sync ? {SK{1'b0}} : !p_fn ? h_os :
+                           pop ? h_pop : h_fn;
 
     // idx_q: the index of the current state, the P record's (0 after
-    // reset: the reset state hashes to 0); its entry is being read.
+    // reset: the reset state hashes to 0); its entry is being read. The
+    // table reads on adv_p only, so the address does not wait for it.
     reg  [SK-1:0] idx_q;
-    wire [SK-1:0] raddr = p_fire ? nx_idx : idx_q;
+    wire [SK-1:0] raddr = p_valid ? nx_idx : idx_q;
     always @(posedge clk)
         if (rst)
             idx_q <= {SK{1'b0}};
-        else
+        else if (adv_p)
             idx_q <= raddr;
 
-    // ---- stage P: what depends on the delta only (bit length, escape
-    // code, mantissa), ready for stage A
-    wire [NT-1:0] p_delta = p_rec[INFO_W +: NT];
-    reg  [LW-1:0] p_dlen;               // bit length of delta
+    // ---- what depends on the delta only: bit length and escape code as
+    // the record enters stage P (from s_rec), the mantissa in stage P;
+    // ready for stage A
+    wire [NT-1:0] s_delta = s_rec[INFO_W +: NT];
+    reg  [LW-1:0] s_dlen;               // bit length of delta
     integer p;
     always @* begin
-        p_dlen = {LW{1'b0}};
+        s_dlen = {LW{1'b0}};
         for (p = 0; p < NT; p = p + 1)
-            if (p_delta[p])
-                p_dlen = p[LW-1:0] + 1'b1;
+            if (s_delta[p])
+                s_dlen = p[LW-1:0] + 1'b1;
     end
     localparam [FLW-1:0] NZ_L = NZ[FLW-1:0];
-    wire [TSW-1:0]  p_ts_code;
-    wire [FLW-1:0]  p_ts_len;
+    wire [TSW-1:0]  s_ts_code;
+    wire [FLW-1:0]  s_ts_len;
     trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(FLW)) u_ts (
-        .delta(p_delta), .code(p_ts_code), .len(p_ts_len)
+        .delta(s_delta), .code(s_ts_code), .len(s_ts_len)
     );
-    wire [FLW-1:0]  mant_len = {{(FLW-LW){1'b0}}, p_dlen} - 1'b1;
-    wire [NT-1:0]   p_mant = p_delta & ~({NT{1'b1}} << mant_len);
+    reg  [LW-1:0]   p_dlen;
+    reg  [TSW-1:0]  p_ts_code;
+    reg  [FLW-1:0]  p_ts_len;
+    always @(posedge clk)
+        if (adv_p) begin
+            p_dlen    <= s_dlen;
+            p_ts_code <= s_ts_code;
+            p_ts_len  <= s_ts_len;
+        end
+    wire [NT-1:0] p_delta = p_rec[INFO_W +: NT];
+    // the mantissa: the bits below the leading one, a prefix OR (no
+    // length and shift on the way)
+    reg  [NT-1:0]   p_above;            // a one above bit i
+    integer q;
+    always @* begin
+        p_above[NT-1] = 1'b0;
+        for (q = NT - 2; q >= 0; q = q - 1)
+            p_above[q] = p_above[q+1] | p_delta[q+1];
+    end
+    wire [NT-1:0]   p_mant = p_delta & p_above;
     wire unused_nz = ^NZ_L;
     wire [DW-1:0] p_dx  = {{(DW-NT){1'b0}}, p_delta};
     wire [DW-1:0] p_dm1 = p_dx - 1'b1;
@@ -260,7 +301,6 @@ module trc_stkcoder #(
         else if (adv_p)
             a_valid <= p_valid;
     end
-    wire fire = a_valid && adv_p;
 
     wire              os      = a_rec[INFO_W];
     wire [INFO_W-1:0] info    = a_rec[INFO_W-1:0];
@@ -268,7 +308,6 @@ module trc_stkcoder #(
     wire [TYPE_W-1:0] otype   = info[VAL_W +: TYPE_W];
     wire [VAL_W-1:0]  oval    = info[VAL_W-1:0];
     wire              fn      = !os;
-    wire is_end  = os && otype == T_END;
     wire is_sync = os && otype == T_SYNC;
 
     wire [TW-1:0] e_raw, e_new;
@@ -301,134 +340,199 @@ module trc_stkcoder #(
     wire [7:0] jp3  = e_ok ? jp3r : {2'b00, a_dlen3};
     wire       in_l = dlen != {LW{1'b0}} && jp3[7:3] == 5'd0;
     wire [1:0] sym  = eq ? 2'd0 : (near_up || near_dn) ? 2'd1 : in_l ? 2'd2 : 2'd3;
-    // NP's position in the order (np_pos 1, 3, 8), as a code 0, 1, 2
-    wire [1:0] np_sel = !e_h ? 2'd0 : e_m ? 2'd2 : 2'd1;
-    // rank in the mode's order (docs/format.md 4.7): a table of 8 bits
-    // (LUT logic, no carry chains)
-    wire [3:0] rank = RANK_ROM[{sym, jp3[2:0], e_m, e_h, pred}*4 +: 4];
-
-    // payload, right-aligned
-    reg  [TSW-1:0]  pl;
-    always @* begin
-        case (sym)
-            2'd0:    pl = {TSW{1'b0}};
-            2'd1:    pl = {{(TSW-1){1'b0}}, near_dn};
-            2'd2:    pl = {{(TSW-NT){1'b0}}, a_mant};
-            default: pl = a_ts_code;
-        endcase
-    end
-    // start of the rank code: payload length, + 1 unless ESC (the rank
-    // code's closing 0); mant_len + 1 = dlen
-    reg  [FLW:0]    r_lo;
-    always @* begin
-        case (sym)
-            2'd0:    r_lo = 1;
-            2'd1:    r_lo = 2;
-            2'd2:    r_lo = {{(FLW+1-LW){1'b0}}, dlen};
-            default: r_lo = {1'b0, a_ts_len};
-        endcase
-    end
-
-    // ---- stage A: dictionaries (class F and OS records only)
-    wire            f_hit, t_hit, v_hit;
-    wire [ND_F-1:0] f_code;
-    wire [ND_T-1:0] t_code;
-    wire [ND_V-1:0] v_code;
-    trc_dict #(.ND(ND_F), .W(FW), .FLIP(1)) u_fdict (
-        .clk(clk), .rst(rst), .clr(fire && is_sync), .key(fkey),
-        .upd(fire && fn && !pred && !xtop), .hit(f_hit), .code(f_code)
-    );
-    trc_dict #(.ND(ND_T), .W(TYPE_W), .FLIP(0)) u_tdict (
-        .clk(clk), .rst(rst), .clr(fire && is_sync), .key(otype),
-        .upd(fire && os), .hit(t_hit), .code(t_code)
-    );
-    trc_dict #(.ND(ND_V), .W(VAL_W), .FLIP(0)) u_vdict (
-        .clk(clk), .rst(rst), .clr(fire && is_sync), .key(oval),
-        .upd(fire && os), .hit(v_hit), .code(v_code)
-    );
-
     // ---- stage A: the entry after this record
-    // kb steps toward dlen; from the raw entry, the zero entry selected last
-    wire [7:0]     jdr    = jp3r - 8'd3;   // dlen - kb
-    wire [KBW-1:0] kb_upd = jdr[7] ? r_kb - 1'b1 : jdr != 8'd0 ? r_kb + 1'b1 : r_kb;
+    // kb steps toward dlen; from the raw entry, the zero entry selected
+    // last. One compare selects among kb - 1, kb + 1 and kb, made in
+    // parallel (this path ends at the block RAM's write data).
+    wire [KBW-1:0] dlen_k = {{(KBW-LW){1'b0}}, dlen};
+    wire [KBW-1:0] kb_dec = r_kb - 1'b1, kb_inc = r_kb + 1'b1;
+    wire [KBW-1:0] kb_upd = dlen_k < r_kb ? kb_dec : dlen_k != r_kb ? kb_inc : r_kb;
     wire [KBW-1:0] kb_new = e_ok ? kb_upd : {{(KBW-1){1'b0}}, dlen != {LW{1'b0}}};
     wire [PDW-1:0] pd_new = a_eq_ok ? a_d0 : PD_MAX;
     assign e_new = {fkey, pd_new, kb_new, !(eq || near_up || near_dn), pred};
 
-    // ---- stage B registers (datapath not reset, valid is)
+    // ---- stage D registers: the record's symbol and class, for its
+    // ranks, payload and dictionaries (datapath not reset, valid is)
+    reg               d_valid, d_pred, d_xtop, d_m, d_h, d_near_dn;
+    reg  [1:0]        d_sym;
+    reg  [2:0]        d_j;
+    reg  [LW-1:0]     d_dlen;
+    reg  [TSW-1:0]    d_ts_code;
+    reg  [FLW-1:0]    d_ts_len;
+    reg  [NT-1:0]     d_mant;
+    reg  [INFO_W:0]   d_rec;
+    always @(posedge clk) begin
+        if (adv_p) begin
+            d_pred    <= pred;
+            d_xtop    <= xtop;
+            d_m       <= e_m;
+            d_h       <= e_h;
+            d_near_dn <= near_dn;
+            d_sym     <= sym;
+            d_j       <= jp3[2:0];
+            d_dlen    <= dlen;
+            d_ts_code <= a_ts_code;
+            d_ts_len  <= a_ts_len;
+            d_mant    <= a_mant;
+            d_rec     <= a_rec;
+        end
+        if (rst)
+            d_valid <= 1'b0;
+        else if (adv_p)
+            d_valid <= a_valid;
+    end
+    wire              d_os    = d_rec[INFO_W];
+    wire [INFO_W-1:0] d_info  = d_rec[INFO_W-1:0];
+    wire [TYPE_W-1:0] d_otype = d_info[VAL_W +: TYPE_W];
+    wire              d_end   = d_os && d_otype == T_END;
+    wire              d_sync  = d_os && d_otype == T_SYNC;
+
+    // NP's position in the order (np_pos 1, 3, 8), as a code 0, 1, 2
+    wire [1:0] np_sel = !d_h ? 2'd0 : d_m ? 2'd2 : 2'd1;
+    // rank in the mode's order (docs/format.md 4.7): a table of 8 bits
+    // (LUT logic, no carry chains)
+    wire [3:0] rank = RANK_ROM[{d_sym, d_j, d_m, d_h, d_pred}*4 +: 4];
+
+    // payload, right-aligned
+    reg  [TSW-1:0]  pl;
+    always @* begin
+        case (d_sym)
+            2'd0:    pl = {TSW{1'b0}};
+            2'd1:    pl = {{(TSW-1){1'b0}}, d_near_dn};
+            2'd2:    pl = {{(TSW-NT){1'b0}}, d_mant};
+            default: pl = d_ts_code;
+        endcase
+    end
+    // start of the rank code: payload length, + 1 unless ESC (the rank
+    // code's closing 0); mantissa length + 1 = dlen
+    reg  [FLW:0]    r_lo;
+    always @* begin
+        case (d_sym)
+            2'd0:    r_lo = 1;
+            2'd1:    r_lo = 2;
+            2'd2:    r_lo = {{(FLW+1-LW){1'b0}}, d_dlen};
+            default: r_lo = {1'b0, d_ts_len};
+        endcase
+    end
+
+    // ---- stage D: dictionaries (class F and OS records only); they
+    // compare stage A's keys as they enter (trc_dictp)
+    wire            f_hit, t_hit, v_hit;
+    wire [ND_F-1:0] f_code;
+    wire [ND_T-1:0] t_code;
+    wire [ND_V-1:0] v_code;
+    wire            d_clr = d_valid && d_sync;
+    trc_dictp #(.ND(ND_F), .W(FW), .FLIP(1)) u_fdict (
+        .clk(clk), .rst(rst), .adv(adv_p), .key_in(fkey), .clr(d_clr),
+        .upd(d_valid && !d_os && !d_pred && !d_xtop), .hit(f_hit), .code(f_code)
+    );
+    trc_dictp #(.ND(ND_T), .W(TYPE_W), .FLIP(0)) u_tdict (
+        .clk(clk), .rst(rst), .adv(adv_p), .key_in(otype), .clr(d_clr),
+        .upd(d_valid && d_os), .hit(t_hit), .code(t_code)
+    );
+    trc_dictp #(.ND(ND_V), .W(VAL_W), .FLIP(0)) u_vdict (
+        .clk(clk), .rst(rst), .adv(adv_p), .key_in(oval), .clr(d_clr),
+        .upd(d_valid && d_os), .hit(v_hit), .code(v_code)
+    );
+
+    // ---- stage B registers
     localparam RW = FLW + 1;    // room for sums of lengths
     reg              b_valid, b_np, b_flush, b_os, b_xtop;
     reg              b_fh, b_th, b_vh;
     reg [3:0]        b_rank;
-    reg [1:0]        b_nsel;
     reg [TSW-1:0]    b_pl;
     reg [RW-1:0]     b_r_lo;
+    reg [1:0]        b_nsel;
+    reg [RW-1:0]     b_r_hi;
     reg [ND_F-1:0]   b_fc;
     reg [ND_T-1:0]   b_tc;
     reg [ND_V-1:0]   b_vc;
     reg [INFO_W-1:0] b_info;
     always @(posedge clk) begin
         if (adv_p) begin
-            b_np     <= !pred;
-            b_flush  <= is_end || is_sync;
-            b_os     <= os;
-            b_xtop   <= xtop;
+            b_np     <= !d_pred;
+            b_flush  <= d_end || d_sync;
+            b_os     <= d_os;
+            b_xtop   <= d_xtop;
             b_fh     <= f_hit;
             b_th     <= t_hit;
             b_vh     <= v_hit;
             b_rank   <= rank;
-            b_nsel   <= np_sel;
             b_pl     <= pl;
             b_r_lo   <= r_lo;
+            b_nsel   <= np_sel;
+            b_r_hi   <= r_lo + {{(RW-4){1'b0}}, rank};
             b_fc     <= f_code;
             b_tc     <= t_code;
             b_vc     <= v_code;
-            b_info   <= info;
+            b_info   <= d_info;
         end
         if (rst)
             b_valid <= 1'b0;
         else if (adv_p)
-            b_valid <= a_valid;
+            b_valid <= d_valid;
     end
 
     // ---- stage B: lengths. tail = rank code over the payload, NP code
     // over the tail, event fields after an NP: class 0 (exit of top),
-    // 10 + function code, 11 + type and value codes. The total is a sum
-    // of two short ones, not a chain (the path into c_long).
+    // 10 + function code, 11 + type and value codes. The rank code's end
+    // (r_hi) comes from stage D, the NP code and event fields' length from
+    // a table: one adder into c_len and one, in parallel, into c_len_hi.
     localparam integer E_FH = 2 + ND_F, E_FM = 2 + ND_F + FW;
     localparam integer E_HH = 2 + ND_T + ND_V, E_HM = E_HH + VAL_W;
     localparam integer E_MH = E_HH + TYPE_W, E_MM = E_HH + TYPE_W + VAL_W;
     // event kind: 0 none, 1 exit of top, 2 function hit, 3 miss, 4..7 OS
     // with {type hit, value hit} = 11, 10, 01, 00
     reg  [2:0]    ev_k;
-    reg  [RW-1:0] ev_len;
     always @* begin
-        ev_k   = 3'd0;
-        ev_len = {RW{1'b0}};
+        ev_k = 3'd0;
         if (b_np) begin
-            if (!b_os && b_xtop) begin
-                ev_k = 3'd1; ev_len = 1;
-            end else if (!b_os && b_fh) begin
-                ev_k = 3'd2; ev_len = E_FH[RW-1:0];
-            end else if (!b_os) begin
-                ev_k = 3'd3; ev_len = E_FM[RW-1:0];
-            end else begin
+            if (!b_os && b_xtop)
+                ev_k = 3'd1;
+            else if (!b_os && b_fh)
+                ev_k = 3'd2;
+            else if (!b_os)
+                ev_k = 3'd3;
+            else
                 case ({b_th, b_vh})
-                    2'b11:   begin ev_k = 3'd4; ev_len = E_HH[RW-1:0]; end
-                    2'b10:   begin ev_k = 3'd5; ev_len = E_HM[RW-1:0]; end
-                    2'b01:   begin ev_k = 3'd6; ev_len = E_MH[RW-1:0]; end
-                    default: begin ev_k = 3'd7; ev_len = E_MM[RW-1:0]; end
+                    2'b11:   ev_k = 3'd4;
+                    2'b10:   ev_k = 3'd5;
+                    2'b01:   ev_k = 3'd6;
+                    default: ev_k = 3'd7;
                 endcase
-            end
         end
     end
+    // np_pos + 1 + event length by {NP position code, ev_k}, 0 without NP;
+    // less MAXLEN when SUBM (RW bits per entry, two's complement)
+    function automatic [32*RW-1:0] npev_rom(input integer subm);
+        integer x, k, v;
+        begin
+            npev_rom = {32*RW{1'b0}};
+            for (x = 0; x < 32; x = x + 1) begin
+                k = x & 7;
+                case (k)
+                    0: v = 0;
+                    1: v = 1;
+                    2: v = E_FH;
+                    3: v = E_FM;
+                    4: v = E_HH;
+                    5: v = E_HM;
+                    6: v = E_MH;
+                    default: v = E_MM;
+                endcase
+                if (k != 0)
+                    v = v + ((x >> 3) == 0 ? 2 : (x >> 3) == 1 ? 4 : 9);
+                if (subm != 0)
+                    v = v - MAXLEN;
+                npev_rom[x*RW +: RW] = v[RW-1:0];
+            end
+        end
+    endfunction
+    localparam [32*RW-1:0] NPEV_ROM = npev_rom(0), NPEVM_ROM = npev_rom(1);
     localparam [RW-1:0] MAXLEN_R = MAXLEN[RW-1:0];
-    wire [RW-1:0] npos1 = b_nsel == 2'd0 ? 2 : b_nsel == 2'd1 ? 4 : 9; // np_pos + 1
-    wire [RW-1:0] r_hi  = b_r_lo + {{(RW-4){1'b0}}, b_rank};
-    wire [RW-1:0] npev  = b_np ? npos1 + ev_len : {RW{1'b0}};
-    wire [RW-1:0] len_b = r_hi + npev;
+    wire [RW-1:0] len_b  = b_r_hi + NPEV_ROM[{b_nsel, ev_k}*RW +: RW];
     // len_b - MAXLEN in parallel (two's complement: -MAXLEN..FULL-MAXLEN)
-    wire [RW-1:0] lhi_b = r_hi + (npev - MAXLEN_R);
+    wire [RW-1:0] lhi_b  = b_r_hi + NPEVM_ROM[{b_nsel, ev_k}*RW +: RW];
 
     // the rank code and the NP code: a table lookup (RUN_ROM) shifted
     // over the payload, no adder on the way
