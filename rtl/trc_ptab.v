@@ -41,7 +41,6 @@ module trc_ptab #(
 
     localparam N = 1 << SK;
 
-
     // The writes of the last two lds: w1 (its RAM write is under way,
     // repeated every clock until the next ld) and w2 (written, perhaps
     // during the read at ra_q).
