@@ -1,6 +1,6 @@
 // trc_ptab: the stack mode predictor table, 2^SK entries of W bits in one
-// block RAM, with a valid bit per entry in flops so that a SYNC clears the
-// whole table in one clock. An invalid entry (rvalid low) is zero, the
+// block RAM, with a valid bit per entry so that a SYNC clears the whole
+// table in one clock. An invalid entry (rvalid low) is zero, the
 // format's reset entry.
 // Reads take two clocks, so that the RAM's output (slow on every FPGA) only
 // goes into registers: the address is given one stage ahead of the record
@@ -77,18 +77,40 @@ module trc_ptab #(
     end
 
     // The entry at ra_q now: the RAM's word, unless w1 or w2 went there.
-    // It is valid if its flag is set. Like the RAM, the flags follow w1
-    // and the clear of the last ld (c1_q) a clock late, from registers
-    // (ld, the slowest signal, does not reach 2^SK flops), repeated until
-    // the next ld.
-    reg [N-1:0]  vld_q;
-    reg [SK-1:0] ra_q;
-    reg          c1_q;
+    // Its valid flag lives in a small LUT RAM of rows, with a fresh flop
+    // per row: a SYNC clears only the 2^LB row flops. A write into a fresh
+    // row sets its own flag; a write into a stale row writes every flag of
+    // the row (its own 1, the others 0), so no write reads the RAM. Entry
+    // i is flag i[SK-1:LB] of row i[LB-1:0], so one row read gives the
+    // 2^HB partials below. Like the RAM, flags and rows follow w1 and the
+    // clear of the last ld (c1_q) a clock late, from registers (ld, the
+    // slowest signal, reaches none of them), repeated until the next ld:
+    // the second time the row is fresh, and the write only sets again.
+    localparam HB = SK > 6 ? SK - 6 : 1, LB = SK - HB;
+    localparam NR = 1 << LB, NC = 1 << HB;
+    reg  [NR-1:0] fresh_q;
+    reg  [SK-1:0] ra_q;
+    reg           c1_q;
+    wire [LB-1:0] w1_row = w1_addr_q[LB-1:0];
+    wire [LB-1:0] ra_row = ra_q[LB-1:0];
+    wire          w1_all = !fresh_q[w1_row];
+    wire [NC-1:0] ra_flg;
+    genvar c;
+    generate
+        for (c = 0; c < NC; c = c + 1) begin : g_col
+            wire mine = w1_addr_q[SK-1:LB] == c;
+            reg flg [0:NR-1];
+            always @(posedge clk)
+                if (w1_q && (w1_all || mine))
+                    flg[w1_row] <= mine;
+            assign ra_flg[c] = fresh_q[ra_row] && flg[ra_row];
+        end
+    endgenerate
     always @(posedge clk) begin
         if (rst || c1_q)
-            vld_q <= {N{1'b0}};
+            fresh_q <= {NR{1'b0}};
         else if (w1_q)
-            vld_q[w1_addr_q] <= 1'b1;
+            fresh_q[w1_row] <= 1'b1;
         if (rst)
             c1_q <= 1'b0;
         else if (ld)
@@ -99,30 +121,25 @@ module trc_ptab #(
     wire w1_hit = w1_q && w1_addr_q == ra_q;
     wire w2_hit = w2_q && w2_addr_q == ra_q;
 
-    // ... and after this ld's write or clear. The flag's 2^SK-way lookup
-    // is made between the address and ld, down to 2^HB flags (part_q, the
-    // writes and clears of this ld and the last folded in),
-    // so rvalid is one small LUT (an 8:1 select at SK 9) after registers.
-    localparam HB = SK > 6 ? SK - 6 : 1, LB = SK - HB;
-    wire w0_hit = wpend && waddr == ra_q;
-    reg  [(1<<HB)-1:0] part_q;
-    reg  [HB-1:0]      rhi_q;
-    reg                hit_q;
-    reg  [W-1:0]       raw_q, fwd_q;
-    wire               w01 = w0_hit || w1_hit;
+    // ... and after this ld's write or clear. The row lookup is made
+    // between the address and ld, down to 2^HB flags (part_q, the writes
+    // and clears of this ld and the last folded in), so rvalid is one
+    // small LUT (an 8:1 select at SK 9) after registers.
+    wire          w0_hit = wpend && waddr == ra_q;
+    reg  [NC-1:0] part_q;
+    reg  [HB-1:0] rhi_q;
+    reg           hit_q;
+    reg  [W-1:0]  raw_q, fwd_q;
+    wire          w01 = w0_hit || w1_hit;
     always @(posedge clk)
         if (ld) begin
-            raw_q <= mem_q;
-            fwd_q <= w0_hit ? wdata : w1_hit ? w1_data_q : w2_data_q;
-            rhi_q <= ra_q[SK-1:LB];
-            hit_q <= w01 || w2_hit;
+            raw_q  <= mem_q;
+            fwd_q  <= w0_hit ? wdata : w1_hit ? w1_data_q : w2_data_q;
+            rhi_q  <= ra_q[SK-1:LB];
+            hit_q  <= w01 || w2_hit;
+            part_q <= cpend ? {NC{1'b0}} :
+                      w01 ? {NC{1'b1}} : c1_q ? {NC{1'b0}} : ra_flg;
         end
-    integer g;
-    always @(posedge clk)
-        if (ld)
-            for (g = 0; g < (1 << HB); g = g + 1)
-                part_q[g] <= !cpend && (w01 || !c1_q &&
-                             vld_q[g * (1 << LB) + {{(32-LB){1'b0}}, ra_q[LB-1:0]}]);
     assign rvalid = part_q[rhi_q];
     assign rdata  = hit_q ? fwd_q : raw_q;
 
