@@ -1,6 +1,6 @@
 // trc_ptab: the stack mode predictor table, 2^SK entries of W bits in one
-// block RAM, with a valid bit per entry so that a SYNC clears the whole
-// table in one clock. An invalid entry (rvalid low) is zero, the
+// block RAM, with a valid bit per entry (a small LUT RAM and a flop per
+// row of flags) so that a SYNC clears the whole table in one clock. An invalid entry (rvalid low) is zero, the
 // format's reset entry.
 // Reads take two clocks, so that the RAM's output (slow on every FPGA) only
 // goes into registers: the address is given one stage ahead of the record
@@ -33,7 +33,7 @@ module trc_ptab #(
     input  wire          ld,
     input  wire          wpend,
     input  wire          cpend,
-    input  wire [SK-1:0] waddr,
+    input  wire [SK-1:0] waddr,   // must be the entry rdata holds
     input  wire [W-1:0]  wdata,
     output wire [W-1:0]  rdata,
     output wire          rvalid   // rdata is the entry; else the entry is zero
@@ -78,31 +78,32 @@ module trc_ptab #(
 
     // The entry at ra_q now: the RAM's word, unless w1 or w2 went there.
     // Its valid flag lives in a small LUT RAM of rows, with a fresh flop
-    // per row: a SYNC clears only the 2^LB row flops. A write into a fresh
-    // row sets its own flag; a write into a stale row writes every flag of
-    // the row (its own 1, the others 0), so no write reads the RAM. Entry
-    // i is flag i[SK-1:LB] of row i[LB-1:0], so one row read gives the
-    // 2^HB partials below. Like the RAM, flags and rows follow w1 and the
-    // clear of the last ld (c1_q) a clock late, from registers (ld, the
-    // slowest signal, reaches none of them), repeated until the next ld:
-    // the second time the row is fresh, and the write only sets again.
+    // per row: a SYNC clears only the 2^LB row flops, and a write writes
+    // its whole row (into a stale row: its own flag 1, the others 0).
+    // Entry i is flag i[SK-1:LB] of row i[LB-1:0]. Like the RAM, rows and
+    // fresh flops follow w1 and the clear of the last ld (c1_q) a clock
+    // late, from registers (ld, the slowest signal, reaches none of them),
+    // repeated until the next ld, which is harmless: nothing else writes
+    // the row meanwhile.
     localparam HB = SK > 6 ? SK - 6 : 1, LB = SK - HB;
     localparam NR = 1 << LB, NC = 1 << HB;
     reg  [NR-1:0] fresh_q;
     reg  [SK-1:0] ra_q;
     reg           c1_q;
+    reg  [NC-1:0] w1_row_q;               // w1's row as it is written
     wire [LB-1:0] w1_row = w1_addr_q[LB-1:0];
     wire [LB-1:0] ra_row = ra_q[LB-1:0];
-    wire          w1_all = !fresh_q[w1_row];
     wire [NC-1:0] ra_flg;
+    // One 1-bit RAM per flag of a row, all written together (one write
+    // enable per row: iCE40 flops, which these become there, share their
+    // clock enable across a logic block).
     genvar c;
     generate
         for (c = 0; c < NC; c = c + 1) begin : g_col
-            wire mine = w1_addr_q[SK-1:LB] == c;
             reg flg [0:NR-1];
             always @(posedge clk)
-                if (w1_q && (w1_all || mine))
-                    flg[w1_row] <= mine;
+                if (w1_q)
+                    flg[w1_row] <= w1_row_q[c];
             assign ra_flg[c] = fresh_q[ra_row] && flg[ra_row];
         end
     endgenerate
@@ -115,32 +116,50 @@ module trc_ptab #(
             c1_q <= 1'b0;
         else if (ld)
             c1_q <= cpend;
-        if (ld)
+        if (rst)
+            ra_q <= {SK{1'b0}};
+        else if (ld)
             ra_q <= raddr;
     end
     wire w1_hit = w1_q && w1_addr_q == ra_q;
     wire w2_hit = w2_q && w2_addr_q == ra_q;
 
-    // ... and after this ld's write or clear. The row lookup is made
-    // between the address and ld, down to 2^HB flags (part_q, the writes
-    // and clears of this ld and the last folded in), so rvalid is one
-    // small LUT (an 8:1 select at SK 9) after registers.
+    // ... and after this ld's write or clear. row_q is the flags' row of
+    // the entry at the last ld's ra_q, exact: every write and clear before
+    // it folded in, a whole row at a time. The entry written at this ld
+    // (waddr) is that entry, so its row as written is row_q with its flag
+    // set, with no second read of the flags.
+    reg  [NC-1:0] row_q;
     wire          w0_hit = wpend && waddr == ra_q;
-    reg  [NC-1:0] part_q;
+    wire [NC-1:0] w0_bit = {{(NC-1){1'b0}}, 1'b1} << waddr[SK-1:LB];
+    wire [NC-1:0] w0_new = row_q | w0_bit;
     reg  [HB-1:0] rhi_q;
     reg           hit_q;
     reg  [W-1:0]  raw_q, fwd_q;
-    wire          w01 = w0_hit || w1_hit;
     always @(posedge clk)
         if (ld) begin
-            raw_q  <= mem_q;
-            fwd_q  <= w0_hit ? wdata : w1_hit ? w1_data_q : w2_data_q;
-            rhi_q  <= ra_q[SK-1:LB];
-            hit_q  <= w01 || w2_hit;
-            part_q <= cpend ? {NC{1'b0}} :
-                      w01 ? {NC{1'b1}} : c1_q ? {NC{1'b0}} : ra_flg;
+            raw_q    <= mem_q;
+            fwd_q    <= w0_hit ? wdata : w1_hit ? w1_data_q : w2_data_q;
+            rhi_q    <= ra_q[SK-1:LB];
+            hit_q    <= w0_hit || w1_hit || w2_hit;
+            w1_row_q <= w0_new;
+            row_q    <= cpend ? {NC{1'b0}} :
+                        wpend && waddr[LB-1:0] == ra_row ? w0_new :
+                        w1_q && w1_row == ra_row ? w1_row_q :
+                        c1_q ? {NC{1'b0}} : ra_flg;
         end
-    assign rvalid = part_q[rhi_q];
+
+`ifdef TRC_ASSERT
+    // The write at an ld goes to the entry read at the ld before: row_q's.
+    reg [SK-1:0] ra1_q;
+    always @(posedge clk) begin
+        if (ld)
+            ra1_q <= ra_q;
+        if (!rst && ld && wpend)
+            assert (waddr == ra1_q) else $error("%m: write to an entry not read");
+    end
+`endif
+    assign rvalid = row_q[rhi_q];
     assign rdata  = hit_q ? fwd_q : raw_q;
 
 endmodule
