@@ -16,6 +16,9 @@ module trc_cstack #(
 ) (
     input  wire         clk,
     input  wire         rst,
+    // en: the user's stages move (late: it follows the output's ready), so
+    // it only enables; clr, push and pop act with it.
+    input  wire         en,
     input  wire         clr,    // SYNC: empty (wins over push and pop)
     input  wire         push,
     input  wire         pop,    // only with !push
@@ -41,10 +44,12 @@ module trc_cstack #(
     wire [CW-1:0] c_dec = c_q - 1'b1;
     wire          ge3   = {1'b0, c_q} >= THREE;
     always @(posedge clk) begin
-        if (rst || clr) begin
+        if (rst || en && clr) begin
             c_q   <= {CW{1'b0}};
             ne_q  <= 1'b0;
             ge2_q <= 1'b0;
+        end else if (!en) begin
+            // hold
         end else if (push) begin
             c_q   <= c_inc;
             ne_q  <= 1'b1;
@@ -54,9 +59,11 @@ module trc_cstack #(
             ne_q  <= ge2_q;
             ge2_q <= ge3;
         end
-        if (rst || clr) begin
+        if (rst || en && clr) begin
             top_q <= {W{1'b0}};
             sec_q <= {W{1'b0}};
+        end else if (!en) begin
+            // hold
         end else if (push) begin
             top_q <= id;
             sec_q <= SD > 1 ? top_q : {W{1'b0}};
@@ -84,11 +91,13 @@ module trc_cstack #(
             wire [PW-1:0] rp_p = rp_q == {PW{1'b0}} ? LAST : rp_q - 1'b1;
             always @* below = mem[rp_q];
             always @(posedge clk) begin
-                if (push)
+                if (en && push)
                     mem[wp_q] <= sec_q;
                 if (rst) begin
                     wp_q <= {PW{1'b0}};
                     rp_q <= LAST;
+                end else if (!en) begin
+                    // hold
                 end else if (push) begin
                     wp_q <= wp_n;
                     rp_q <= wp_q;

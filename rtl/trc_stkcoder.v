@@ -165,27 +165,34 @@ module trc_stkcoder #(
             else
                 xt_q <= s_fid == top;
         end
+    // The stack holds each id with its part of the index hash (h_top),
+    // and the P record's key comes with its parts (p_htid, p_hprev), all
+    // made as the values enter their registers: see the index below.
     wire             pop    = p_xtop;   // trc_cstack ignores a pop when empty
-    trc_cstack #(.SD(SD), .W(FID_W)) u_stack (
-        .clk(clk), .rst(rst), .clr(p_fire && p_sync),
-        .push(p_fire && p_fn && !p_exit), .pop(p_fire && pop), .id(p_fid),
-        .top(top), .second(second)
+    wire [SK-1:0]    top_h, second_h;
+    reg  [SK-1:0]    p_htid, p_hprev;
+    trc_cstack #(.SD(SD), .W(SK + FID_W)) u_stack (
+        .clk(clk), .rst(rst), .en(adv_p), .clr(p_valid && p_sync),
+        .push(p_valid && p_fn && !p_exit), .pop(p_valid && pop),
+        .id({p_htid, p_fid}), .top({top_h, top}), .second({second_h, second})
     );
 
-    reg [FW-1:0] prev_q;
+    reg [SK-1:0] prev_h;                // h_prev of the previous key
     always @(posedge clk) begin
         if (rst || (p_fire && p_sync))
-            prev_q <= {FW{1'b0}};
-        else if (p_fire && p_fn)
-            prev_q <= p_fkey;
+            prev_h <= {SK{1'b0}};
+        else if (adv_p && p_valid && p_fn)
+            prev_h <= p_hprev;
     end
 
     // Next context: the state after the stage P record, the next record's.
     // Without one, the state and so the address stay (idx_q).
     // Index: fold({top, prev exit flag} ^ pfid << 3 ^ pfid << (SK-2)),
     // XOR-folded to SK bits. It is linear, so it is the XOR of a part of
-    // the top and a part of the previous key, each hashed from registers
-    // for every value it can take; the exit == top compare selects last.
+    // the top and a part of the previous key, each made as its value
+    // enters a register (the stack keeps each id's part beside it): the
+    // index is the XOR of two registers, and the exit == top compare
+    // selects last.
     localparam NCH = (HV + SK - 1) / SK;
     function automatic [SK-1:0] fold(input [HV-1:0] v);
         integer c;
@@ -205,11 +212,15 @@ module trc_stkcoder #(
                       ({{(HV-FID_W){1'b0}}, pv[FID_W-1:0]} << 3) ^
                       ({{(HV-FID_W){1'b0}}, pv[FID_W-1:0]} << (SK - 2)));
     endfunction
-    wire [SK-1:0] hp_f   = h_prev(p_fkey);
-    wire [SK-1:0] h_push = hp_f ^ h_top(p_fid);
-    wire [SK-1:0] h_pop  = hp_f ^ h_top(second);
-    wire [SK-1:0] h_stay = hp_f ^ h_top(top);
-    wire [SK-1:0] h_os   = h_prev(prev_q) ^ h_top(top);
+    always @(posedge clk)
+        if (adv_p) begin
+            p_htid  <= h_top(s_fid);
+            p_hprev <= h_prev(s_rec[FW-1:0]);
+        end
+    wire [SK-1:0] h_push = p_hprev ^ p_htid;
+    wire [SK-1:0] h_pop  = p_hprev ^ second_h;
+    wire [SK-1:0] h_stay = p_hprev ^ top_h;
+    wire [SK-1:0] h_os   = prev_h ^ top_h;
     wire [SK-1:0] h_fn   = !p_exit ? h_push : h_stay;
     wire [SK-1:0] nx_idx = p_sync ? {SK{1'b0}} : !p_fn ? h_os :
                            pop ? h_pop : h_fn;
