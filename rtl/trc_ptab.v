@@ -1,7 +1,7 @@
 // trc_ptab: the stack mode predictor table, 2^SK entries of W bits in one
 // block RAM, with a valid bit per entry (a small LUT RAM and a flop per
-// row of flags) so that a SYNC clears the whole table in one clock. An invalid entry (rvalid low) is zero, the
-// format's reset entry.
+// row of flags) so that a SYNC clears the whole table in one clock. An
+// invalid entry (rvalid low) is zero, the format's reset entry.
 // Reads take two clocks, so that the RAM's output (slow on every FPGA) only
 // goes into registers: the address is given one stage ahead of the record
 // that uses the entry (the address depends on the call stack only, not on
