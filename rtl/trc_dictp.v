@@ -51,6 +51,16 @@ module trc_dictp #(
     endgenerate
 
     wire [N-1:0] eq = (eq_q & ~chg_q) | (chg_q & {N{eqn_q}});
+    // first: the hit entry, one-hot (the lowest eq), for the flips: the
+    // entry updates do not wait for the code.
+    reg  [N-1:0] below;          // an eq below entry i
+    integer b;
+    always @* begin
+        below[0] = 1'b0;
+        for (b = 1; b < N; b = b + 1)
+            below[b] = below[b-1] | eq[b-1];
+    end
+    wire [N-1:0] first = eq & ~below;
     integer i;
     always @* begin
         hit  = 1'b0;
@@ -72,7 +82,7 @@ module trc_dictp #(
         for (g = 0; g < N; g = g + 1) begin : g_next
             wire [ND-1:0] idx = g;
             wire          wr  = upd && !hit && wp_q == idx;
-            wire          fl  = (FLIP != 0) && upd && hit && code == idx;
+            wire          fl  = (FLIP != 0) && upd && first[g];
             wire [W-1:0]  e   = ent_q[g*W +: W];
             assign ent_d[g*W +: W] = clr ? ent_init[g*W +: W] :
                                      (wr || fl) ? key_store : e;

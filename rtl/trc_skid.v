@@ -50,9 +50,12 @@ module trc_skid #(
                 out_v_d = s_fire;
             end
         end else if (s_fire) begin
-            tmp_d   = s_axis_tdata;
             tmp_v_d = 1'b1;
         end
+        // An empty skid register takes every input beat: only its valid
+        // flag waits for m_axis_tready, not its W data flops.
+        if (!tmp_v_q)
+            tmp_d = s_axis_tdata;
     end
 
     always @(posedge clk) begin

@@ -94,25 +94,20 @@ module trc_stkcoder #(
     localparam [1023:0] RANK_ROM = rank_rom(0);
 
     // The ones of the rank and NP codes from the rank code's first bit up:
-    // rank ones, a zero, then (NP only) np_pos ones. Index {NP, np_pos code
-    // (0, 1, 2 for np_pos 1, 3, 8), rank}.
-    // Entries padded to 32 bits: the index times a power of 2 is a shift,
-    // not a multiplier.
+    // rank ones, a zero, then (NP only) np_pos ones (np_pos 1, 3 or 8 by
+    // h and m), by the rank's index. Logic, not a block RAM: registered,
+    // a table of constants would become a block RAM ROM.
     localparam RUNW = 20;
-    function automatic [128*32-1:0] run_rom(input integer unused_arg);
-        integer x, rk, np, k;
-        begin
-            run_rom = {128*32{1'b0}};
-            for (x = 0; x < 128; x = x + 1) begin
-                rk = x & 15;
-                np = ((x >> 4) & 3) == 0 ? 1 : ((x >> 4) & 3) == 1 ? 3 : 8;
-                for (k = 0; k < RUNW; k = k + 1)
-                    if (k < rk || (x >= 64 && k > rk && k <= rk + np))
-                        run_rom[x*32 + k] = 1'b1;
-            end
+    (* rom_style = "logic" *)
+    reg [RUNW-1:0] run_tab [0:255];
+    integer rx, rb, rk, npn;
+    initial
+        for (rx = 0; rx < 256; rx = rx + 1) begin
+            rk  = {28'd0, RANK_ROM[rx*4 +: 4]};
+            npn = ((rx >> 1) & 1) == 0 ? 1 : ((rx >> 2) & 1) != 0 ? 8 : 3;
+            for (rb = 0; rb < RUNW; rb = rb + 1)
+                run_tab[rx][rb] = rb < rk || ((rx & 1) == 0 && rb > rk && rb <= rk + npn);
         end
-    endfunction
-    localparam [128*32-1:0] RUN_ROM = run_rom(0);
 
     // Five stages move together when the last is empty or taken: (P) the
     // record meets the call stack, its entry is read; (A) it meets its table
@@ -154,26 +149,36 @@ module trc_stkcoder #(
     wire [FID_W-1:0] s_fid = s_rec[FID_W-1:0];
     reg  xt_q;
     wire p_xtop = p_fn && p_exit && xt_q;
+    reg  k_none, k_sync, k_os, k_push, k_pop, k_stay;
+    wire xt_d = k_sync ? s_fid == {FID_W{1'b0}} : k_push ? s_fid == p_fid :
+                k_pop ? s_fid == second : s_fid == top;
     always @(posedge clk)
-        if (adv_p) begin
-            if (p_valid && p_sync)
-                xt_q <= s_fid == {FID_W{1'b0}};
-            else if (p_valid && p_fn && !p_exit)
-                xt_q <= s_fid == p_fid;
-            else if (p_valid && p_xtop)
-                xt_q <= s_fid == second;
-            else
-                xt_q <= s_fid == top;
+        if (adv_p)
+            xt_q <= xt_d;
+    // What the P record does, one-hot, decoded as it enters: the table
+    // address and the stack select on registers only.
+    wire s_fn   = !s_rec[NT+INFO_W];
+    wire s_exit = s_rec[FID_W];
+    wire s_sync = !s_fn && s_rec[VAL_W +: TYPE_W] == T_SYNC;
+    always @(posedge clk)
+        if (rst) begin
+            {k_none, k_sync, k_os, k_push, k_pop, k_stay} <= 6'b100000;
+        end else if (adv_p) begin
+            k_none <= !s_valid;
+            k_sync <= s_valid && s_sync;
+            k_os   <= s_valid && !s_fn && !s_sync;
+            k_push <= s_valid && s_fn && !s_exit;
+            k_pop  <= s_valid && s_fn && s_exit && xt_d;
+            k_stay <= s_valid && s_fn && s_exit && !xt_d;
         end
     // The stack holds each id with its part of the index hash (h_top),
     // and the P record's key comes with its parts (p_htid, p_hprev), all
     // made as the values enter their registers: see the index below.
-    wire             pop    = p_xtop;   // trc_cstack ignores a pop when empty
     wire [SK-1:0]    top_h, second_h;
     reg  [SK-1:0]    p_htid, p_hprev;
     trc_cstack #(.SD(SD), .W(SK + FID_W)) u_stack (
-        .clk(clk), .rst(rst), .en(adv_p), .clr(p_valid && p_sync),
-        .push(p_valid && p_fn && !p_exit), .pop(p_valid && pop),
+        .clk(clk), .rst(rst), .en(adv_p), .clr(k_sync),
+        .push(k_push), .pop(k_pop),         // a pop when empty does nothing
         .id({p_htid, p_fid}), .top({top_h, top}), .second({second_h, second})
     );
 
@@ -221,24 +226,26 @@ module trc_stkcoder #(
     wire [SK-1:0] h_pop  = p_hprev ^ second_h;
     wire [SK-1:0] h_stay = p_hprev ^ top_h;
     wire [SK-1:0] h_os   = prev_h ^ top_h;
-    wire [SK-1:0] h_fn   = !p_exit ? h_push : h_stay;
-    wire [SK-1:0] nx_idx = p_sync ? {SK{1'b0}} : !p_fn ? h_os :
-                           pop ? h_pop : h_fn;
 
     // idx_q: the index of the current state, the P record's (0 after
     // reset: the reset state hashes to 0); its entry is being read. The
     // table reads on adv_p only, so the address does not wait for it.
+    // A SYNC's next index is 0.
     reg  [SK-1:0] idx_q;
-    wire [SK-1:0] raddr = p_valid ? nx_idx : idx_q;
+    wire [SK-1:0] raddr = {SK{k_push}} & h_push | {SK{k_pop}} & h_pop |
+                          {SK{k_stay}} & h_stay | {SK{k_os}} & h_os |
+                          {SK{k_none}} & idx_q;
     always @(posedge clk)
         if (rst)
             idx_q <= {SK{1'b0}};
         else if (adv_p)
             idx_q <= raddr;
 
-    // ---- what depends on the delta only: bit length and escape code as
-    // the record enters stage P (from s_rec), the mantissa in stage P;
-    // ready for stage A
+    // ---- what depends on the delta only: its bit length as the record
+    // enters stage P (from s_rec), the mantissa and timestamp code in stage
+    // P; ready for stage A. The code is the mantissa (a prefix OR, no
+    // shift) under the leading-zero count at a place set by the length
+    // alone (a table of the length), the same code as trc_tscode's.
     wire [NT-1:0] s_delta = s_rec[INFO_W +: NT];
     reg  [LW-1:0] s_dlen;               // bit length of delta
     integer p;
@@ -248,21 +255,23 @@ module trc_stkcoder #(
             if (s_delta[p])
                 s_dlen = p[LW-1:0] + 1'b1;
     end
+    localparam [NZ-1:0]  NT_Z = NT[NZ-1:0];
     localparam [FLW-1:0] NZ_L = NZ[FLW-1:0];
-    wire [TSW-1:0]  s_ts_code;
-    wire [FLW-1:0]  s_ts_len;
-    trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(FLW)) u_ts (
-        .delta(s_delta), .code(s_ts_code), .len(s_ts_len)
-    );
-    reg  [LW-1:0]   p_dlen;
-    reg  [TSW-1:0]  p_ts_code;
-    reg  [FLW-1:0]  p_ts_len;
-    always @(posedge clk)
-        if (adv_p) begin
-            p_dlen    <= s_dlen;
-            p_ts_code <= s_ts_code;
-            p_ts_len  <= s_ts_len;
+    // the count field NT - dlen placed above the dlen - 1 mantissa bits
+    // (NT alone for a zero delta)
+    function automatic [TSW-1:0] zfield(input [LW-1:0] l);
+        integer k;
+        begin
+            zfield = {{(TSW-NZ){1'b0}}, NT_Z};
+            for (k = 1; k <= NT; k = k + 1)
+                if (l == k[LW-1:0])
+                    zfield = {{(TSW-NZ){1'b0}}, NT_Z - k[NZ-1:0]} << (k - 1);
         end
+    endfunction
+    reg  [LW-1:0]   p_dlen;
+    always @(posedge clk)
+        if (adv_p)
+            p_dlen <= s_dlen;
     wire [NT-1:0] p_delta = p_rec[INFO_W +: NT];
     // the mantissa: the bits below the leading one, a prefix OR (no
     // length and shift on the way)
@@ -274,7 +283,9 @@ module trc_stkcoder #(
             p_above[q] = p_above[q+1] | p_delta[q+1];
     end
     wire [NT-1:0]   p_mant = p_delta & p_above;
-    wire unused_nz = ^NZ_L;
+    wire [TSW-1:0]  p_ts_code = {{(TSW-NT){1'b0}}, p_mant} | zfield(p_dlen);
+    wire [FLW-1:0]  p_ts_len  = p_dlen == {LW{1'b0}} ? NZ_L :
+                                NZ_L + {{(FLW-LW){1'b0}}, p_dlen} - 1'b1;
     wire [DW-1:0] p_dx  = {{(DW-NT){1'b0}}, p_delta};
     wire [DW-1:0] p_dm1 = p_dx - 1'b1;
     wire [DW-1:0] p_dp1 = p_dx + 1'b1;
@@ -450,7 +461,7 @@ module trc_stkcoder #(
     localparam RW = FLW + 1;    // room for sums of lengths
     reg              b_valid, b_np, b_flush, b_os, b_xtop;
     reg              b_fh, b_th, b_vh;
-    reg [3:0]        b_rank;
+    reg [RUNW-1:0]   b_run;
     reg [TSW-1:0]    b_pl;
     reg [RW-1:0]     b_r_lo;
     reg [1:0]        b_nsel;
@@ -468,7 +479,7 @@ module trc_stkcoder #(
             b_fh     <= f_hit;
             b_th     <= t_hit;
             b_vh     <= v_hit;
-            b_rank   <= rank;
+            b_run    <= run_tab[{d_sym, d_j, d_m, d_h, d_pred}];
             b_pl     <= pl;
             b_r_lo   <= r_lo;
             b_nsel   <= np_sel;
@@ -514,8 +525,8 @@ module trc_stkcoder #(
         end
     end
     // np_pos + 1 + event length by {NP position code, ev_k}, 0 without NP;
-    // less MAXLEN when SUBM (RW bits per entry, two's complement)
-    function automatic [32*RW-1:0] npev_rom(input integer subm);
+    // less OFF (RW bits per entry, two's complement)
+    function automatic [32*RW-1:0] npev_rom(input integer off);
         integer x, k, v;
         begin
             npev_rom = {32*RW{1'b0}};
@@ -533,27 +544,34 @@ module trc_stkcoder #(
                 endcase
                 if (k != 0)
                     v = v + ((x >> 3) == 0 ? 2 : (x >> 3) == 1 ? 4 : 9);
-                if (subm != 0)
-                    v = v - MAXLEN;
+                v = v - off;
                 npev_rom[x*RW +: RW] = v[RW-1:0];
             end
         end
     endfunction
-    localparam [32*RW-1:0] NPEV_ROM = npev_rom(0), NPEVM_ROM = npev_rom(1);
-    localparam [RW-1:0] MAXLEN_R = MAXLEN[RW-1:0];
-    wire [RW-1:0] len_b  = b_r_hi + NPEV_ROM[{b_nsel, ev_k}*RW +: RW];
-    // len_b - MAXLEN in parallel (two's complement: -MAXLEN..FULL-MAXLEN)
-    wire [RW-1:0] lhi_b  = b_r_hi + NPEVM_ROM[{b_nsel, ev_k}*RW +: RW];
+    // The length, and in parallel (two's complement) the length less 1,
+    // less MAXLEN, and less MAXLEN + 1, whose sign says the record is
+    // long: the output register's end and end - 1 then each take one
+    // adder after a select among registers.
+    localparam [32*RW-1:0] NPEV_ROM   = npev_rom(0), NPEV1_ROM = npev_rom(1);
+    localparam [32*RW-1:0] NPEVM_ROM  = npev_rom(MAXLEN);
+    localparam [32*RW-1:0] NPEVM1_ROM = npev_rom(MAXLEN + 1);
+    localparam [RW-1:0] MAXLEN_R = MAXLEN[RW-1:0], MAXLEN1_R = MAXLEN_R - 1'b1;
+    wire [4:0]    ne     = {b_nsel, ev_k};
+    wire [RW-1:0] len_b  = b_r_hi + NPEV_ROM[ne*RW +: RW];
+    wire [RW-1:0] lm1_b  = b_r_hi + NPEV1_ROM[ne*RW +: RW];
+    wire [RW-1:0] lhi_b  = b_r_hi + NPEVM_ROM[ne*RW +: RW];
+    wire [RW-1:0] lhm1_b = b_r_hi + NPEVM1_ROM[ne*RW +: RW];
 
-    // the rank code and the NP code: a table lookup (RUN_ROM) shifted
+    // the rank code and the NP code: looked up in stage D (run_tab), shifted
     // over the payload, no adder on the way
-    wire [RUNW-1:0] run = RUN_ROM[{b_np, b_nsel, b_rank}*32 +: RUNW];
-    wire [PW-1:0]   pre = {{(PW-TSW){1'b0}}, b_pl} | ({{(PW-RUNW){1'b0}}, run} << b_r_lo);
+    wire [PW-1:0]   pre = {{(PW-TSW){1'b0}}, b_pl} | ({{(PW-RUNW){1'b0}}, b_run} << b_r_lo);
 
     // ---- stage C registers
     reg              c_valid, c_flush;
     reg [2:0]        c_ev_k;
-    reg [RW-1:0]     c_len, c_len_hi;
+    reg              c_long;
+    reg [RW-1:0]     c_len, c_len_hi, c_lm1, c_lhm1;
     reg [PW-1:0]     c_pre;
     reg [ND_F-1:0]   c_fc;
     reg [ND_T-1:0]   c_tc;
@@ -566,15 +584,20 @@ module trc_stkcoder #(
             c_pre    <= pre;
             c_len    <= len_b;
             c_len_hi <= lhi_b;
+            c_lm1    <= lm1_b;
+            c_lhm1   <= lhm1_b;
             c_fc     <= b_fc;
             c_tc     <= b_tc;
             c_vc     <= b_vc;
             c_info   <= b_info;
         end
-        if (rst)
+        if (rst) begin
             c_valid <= 1'b0;
-        else if (adv_p)
+            c_long  <= 1'b0;
+        end else if (adv_p) begin
             c_valid <= b_valid;
+            c_long  <= b_valid && !lhm1_b[RW-1];
+        end
     end
 
     // ---- stage C: the bit string, event fields in constant layouts
@@ -602,12 +625,13 @@ module trc_stkcoder #(
     // the next clock (split_q), while stages P to C hold.
     reg              split_q, tail_flush_q;
     reg [MAXLEN-1:0] tail_q;
-    wire             long_c = c_valid && !c_len_hi[RW-1] && c_len_hi != {RW{1'b0}};
+    wire             long_c = c_long;
     assign hold = split_q;
     wire [FULL-1:0]   hi_c   = bits_c >> MAXLEN;
     wire [MAXLEN-1:0] piece  = split_q ? tail_q : long_c ? hi_c[MAXLEN-1:0]
                                                          : bits_c[MAXLEN-1:0];
     wire [RW-1:0]     plen_r = split_q ? MAXLEN_R : long_c ? c_len_hi : c_len;
+    wire [RW-1:0]     plm1_r = split_q ? MAXLEN1_R : long_c ? c_lhm1 : c_lm1;
     wire              pflush = split_q ? tail_flush_q : c_flush && !long_c;
     wire              pvalid = split_q || c_valid;
     always @(posedge clk) begin
@@ -626,12 +650,13 @@ module trc_stkcoder #(
     reg  [OWL-1:0] ph_q;
     wire [EW-1:0]  ph_e  = {{(EW-OWL){1'b0}}, ph_q};
     wire [EW-1:0]  len_e = {{(EW-LENW){1'b0}}, plen_r[LENW-1:0]};
+    wire [EW-1:0]  lm1_e = {{(EW-LENW){1'b0}}, plm1_r[LENW-1:0]};
     wire [EW-1:0]  end_b = ph_e + len_e;
     always @(posedge clk) begin
         if (adv) begin
             m_bits  <= piece;
             m_end   <= end_b;
-            m_endm1 <= end_b - 1'b1;
+            m_endm1 <= ph_e + lm1_e;    // end_b - 1, len >= 1
             m_flush <= pflush;
         end
         if (rst)
@@ -645,7 +670,7 @@ module trc_stkcoder #(
     end
 
     // Info bits a record kind does not use are ignored (docs/rtl.md).
-    wire unused = ^{c_info, unused_nz, plen_r[RW-1:LENW], hi_c[FULL-1:MAXLEN]};
+    wire unused = ^{c_info, plen_r[RW-1:LENW], plm1_r[RW-1:LENW], hi_c[FULL-1:MAXLEN]};
 
 endmodule
 
