@@ -11,8 +11,12 @@
   flow.py perf OUT.json SEEDS          throughput per clock and sizes (harnesses)
   flow.py breakdown DESIGN ARCH        area of each module (hierarchy kept), as
                                        a markdown table on stdout
-  flow.py report DIR                   reports/fpga.md, reports/fpga.json and
-                                       reports/fpga.svg from DIR's results
+  flow.py report DIR [--carry OLD.json]
+                                       reports/fpga.md, reports/fpga.json and
+                                       reports/fpga.svg from DIR's results; with
+                                       --carry, the rows of designs DIR has no
+                                       result for come from an earlier
+                                       reports/fpga.json, marked as carried
 
 ARCH: ice40 | ecp5 | xc4v; DEV: hx8k | up5k | ecp5-6 | ecp5-8.
 iCE40 and Virtex-4 use the Debian yosys and nextpnr-ice40; ECP5 uses
@@ -356,8 +360,9 @@ def slice_equiv(arch, s):
     return None
 
 
-def cmd_report(d):
+def cmd_report(d, carry=None):
     perf = json.load(open(os.path.join(d, "perf.json")))
+    old = json.load(open(carry)) if carry else None
     syn = {(r["design"], r["arch"]): r for r in load(os.path.join(d, "syn")) if r.get("ok")}
     pnr = {}
     for r in load(os.path.join(d, "pnr")):
@@ -402,6 +407,13 @@ def cmd_report(d):
                     row["throughput_gbps_best"] = round(bpc * p["bits_per_unit"] *
                                                         row["fmax_best"] / 1000, 3)
             rows.append(row)
+    if old:  # designs not run this time: their rows as the earlier report has them
+        done = {r["design"] for r in rows}
+        for r in old["rows"]:
+            if r["design"] in DESIGNS and r["design"] not in done:
+                r.setdefault("carried_from", old["date"])
+                rows.append(r)
+        rows.sort(key=lambda r: list(DESIGNS).index(r["design"]))
     notes = sorted({"%s (%s): %s" % (r["design"], r.get("arch") or r.get("dev"), r["note"])
                     for r in load(os.path.join(d, "syn")) + load(os.path.join(d, "wrap"))
                     if r.get("note")})
@@ -449,6 +461,11 @@ def markdown(rep):
       % rep["date"])
     A("")
     A("- sources: commit %s" % rep["source"])
+    carried = sorted({(r["design"], r["carried_from"]) for r in rep["rows"]
+                      if r.get("carried_from")}, key=lambda c: list(DESIGNS).index(c[0]))
+    for dsg, frm in carried:
+        A("- %s: not run this time; its rows are carried from the report of %s"
+          % (dsg, frm))
     for k, v in rep["tools"].items():
         A("- %s: `%s`" % (k, v))
     A("")
@@ -831,7 +848,9 @@ def main(argv):
         return cmd_pnr(argv[2], argv[3], int(argv[4]), argv[5], argv[6])
     if len(argv) >= 4 and argv[1] == "breakdown":
         return cmd_breakdown(argv[2], argv[3])
-    if len(argv) >= 3 and argv[1] == "report":
+    if len(argv) == 5 and argv[1] == "report" and argv[3] == "--carry":
+        return cmd_report(argv[2], argv[4])
+    if len(argv) == 3 and argv[1] == "report":
         return cmd_report(argv[2])
     sys.stderr.write(__doc__)
     return 2
