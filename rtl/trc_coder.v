@@ -21,8 +21,8 @@ module trc_coder #(
     parameter INFO_W = 23,
     parameter MAXLEN = 57,
     parameter LENW   = 6,
-    parameter OUT_W  = 64,
-    parameter EW     = 7    // end-position bits: 2^EW > OUT_W - 1 + MAXLEN
+    parameter LANE_W = 64,  // packer lane width (trc_packer)
+    parameter EW     = 7    // end-position bits: 2^EW > LANE_W - 1 + MAXLEN
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -33,9 +33,9 @@ module trc_coder #(
     // ---- coded records out
     output reg  [MAXLEN-1:0] m_bits,   // right-aligned, bits above len are 0
     // where the record ends in the stream: its first bit is at bit phase
-    // ph = (bits since the last flush) mod OUT_W of a word, m_end = ph + len
-    output reg  [EW-1:0]     m_end,
-    output reg  [EW-1:0]     m_endm1,  // m_end - 1 (every record has bits)
+    // ph = (bits since the last flush) mod LANE_W of a lane; m_endm1 = ph + len - 1
+    // (every record has bits)
+    output reg  [EW-1:0]     m_endm1,
     output reg               m_flush,  // END or SYNC: pad and end the word
     output reg               m_valid,
     input  wire              m_ready
@@ -202,17 +202,17 @@ module trc_coder #(
 
     // ---- output register (datapath not reset, valid is)
     reg [MAXLEN-1:0] bits_d;
-    localparam OWL = $clog2(OUT_W);
+    localparam OWL = $clog2(LANE_W);
     reg  [OWL-1:0]   ph_q, ph_d;
     wire [EW-1:0]    ph_e   = {{(EW-OWL){1'b0}}, ph_q};
     wire [EW-1:0]    tsl_e  = {{(EW-LENW){1'b0}}, ts_len1_q};
     wire [EW-1:0]    pll_e  = {{(EW-LENW){1'b0}}, pl_len};
     wire [EW-1:0]    plm_e  = {{(EW-LENW){1'b0}}, pl_lm1};
-    reg  [EW-1:0]    end_d, endm1_d;
+    wire [EW-1:0]    end_n  = ph_e + tsl_e + pll_e;
+    reg  [EW-1:0]    endm1_d;
     reg              flush_d, valid_d;
     always @* begin
         bits_d  = m_bits;
-        end_d   = m_end;
         endm1_d = m_endm1;
         ph_d    = ph_q;
         flush_d = m_flush;
@@ -220,18 +220,16 @@ module trc_coder #(
         if (s2_ready) begin
             valid_d = v1_q;
             bits_d  = (ts_ext << pl_len) | pl;
-            end_d   = ph_e + tsl_e + pll_e;
             endm1_d = ph_e + tsl_e + plm_e;
             flush_d = flush1_q;
             // a flush pads to the end of the word: the next record starts one
             if (v1_q)
-                ph_d = flush1_q ? {OWL{1'b0}} : end_d[OWL-1:0];
+                ph_d = flush1_q ? {OWL{1'b0}} : end_n[OWL-1:0];
         end
     end
 
     always @(posedge clk) begin
         m_bits  <= bits_d;
-        m_end   <= end_d;
         m_endm1 <= endm1_d;
         ph_q    <= rst ? {OWL{1'b0}} : ph_d;
         m_flush <= flush_d;
@@ -239,7 +237,7 @@ module trc_coder #(
     end
 
     // Info bits a record kind does not use are ignored (docs/rtl.md).
-    wire unused_info = ^{info, info1_q};
+    wire unused_info = ^{info, info1_q, end_n[EW-1:OWL]};
 
 endmodule
 

@@ -196,41 +196,44 @@ module trc_enc #(
 
     // ---- stage 2: timestamp + dictionaries -> coded record
     wire [MAXLEN-1:0] cd_bits;
-    // end positions: below 2^EW > OUT_W - 1 + MAXLEN
-    localparam EW     = $clog2(OUT_W + MAXLEN);
-    wire [EW-1:0]     cd_end, cd_endm1;
+    // the packer's lane (a record spans at most two, trc_packer) and the
+    // width of end positions in it: 2^EW > LW - 1 + MAXLEN
+    localparam MLP2   = 1 << $clog2(MAXLEN);
+    localparam LW     = OUT_W > MLP2 ? OUT_W : MLP2;
+    localparam EW     = $clog2(LW + MAXLEN);
+    wire [EW-1:0]     cd_endm1;
     wire              cd_flush, cd_valid, cd_ready;
     generate
         if (MODE == 0) begin : g_paper
             trc_coder #(
                 .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
                 .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W),
-                .MAXLEN(MAXLEN), .LENW(LENW), .OUT_W(OUT_W), .EW(EW)
+                .MAXLEN(MAXLEN), .LENW(LENW), .LANE_W(LW), .EW(EW)
             ) u_coder (
                 .clk(clk), .rst(rst),
                 .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
-                .m_bits(cd_bits), .m_end(cd_end), .m_endm1(cd_endm1),
+                .m_bits(cd_bits), .m_endm1(cd_endm1),
                 .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
             );
         end else begin : g_stack
             trc_stkcoder #(
                 .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
                 .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W),
-                .MAXLEN(MAXLEN), .LENW(LENW), .OUT_W(OUT_W), .EW(EW),
+                .MAXLEN(MAXLEN), .LENW(LENW), .LANE_W(LW), .EW(EW),
                 .SK(SK), .SD(SD)
             ) u_coder (
                 .clk(clk), .rst(rst),
                 .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
-                .m_bits(cd_bits), .m_end(cd_end), .m_endm1(cd_endm1),
+                .m_bits(cd_bits), .m_endm1(cd_endm1),
                 .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
             );
         end
     endgenerate
 
     // ---- stage 3: bit packer + output register
-    trc_packer #(.OUT_W(OUT_W), .MAXLEN(MAXLEN), .EW(EW)) u_packer (
+    trc_packer #(.OUT_W(OUT_W), .MAXLEN(MAXLEN), .LW(LW), .EW(EW)) u_packer (
         .clk(clk), .rst(rst),
-        .s_bits(cd_bits), .s_end(cd_end), .s_endm1(cd_endm1), .s_flush(cd_flush),
+        .s_bits(cd_bits), .s_endm1(cd_endm1), .s_flush(cd_flush),
         .s_valid(cd_valid), .s_ready(cd_ready),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
         .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),

@@ -5,77 +5,103 @@
 // Parameters:
 //   OUT_W  - output width in bits: 8, 16, 32 or 64
 //   MAXLEN - longest coded record in bits
-//   EW     - width of the end-position input (trc_enc: $clog2(OUT_W + MAXLEN))
+//   LW     - lane width: a power of two >= OUT_W and >= MAXLEN (trc_enc)
+//   EW     - width of the end-position input: 2^EW > LW - 1 + MAXLEN
 `default_nettype none
 
 module trc_packer #(
     parameter OUT_W  = 64,
     parameter MAXLEN = 57,
-    parameter EW     = 7    // end-position bits: 2^EW > OUT_W - 1 + MAXLEN
+    parameter LW     = 64,
+    parameter EW     = 7
 ) (
     input  wire                 clk,
     input  wire                 rst,
     // ---- coded records in
     input  wire [MAXLEN-1:0]    s_bits,
-    input  wire [EW-1:0]        s_end,      // bit phase of the record + its length
-    input  wire [EW-1:0]        s_endm1,    // s_end - 1
+    input  wire [EW-1:0]        s_endm1,    // bit phase in the lane + length - 1
     input  wire                 s_flush,
     input  wire                 s_valid,
     output wire                 s_ready,
     // ---- stream out
-    output reg  [OUT_W-1:0]     m_axis_tdata,
+    output wire [OUT_W-1:0]     m_axis_tdata,
     output reg  [OUT_W/8-1:0]   m_axis_tkeep,
     output reg                  m_axis_tlast,
     output reg                  m_axis_tvalid,
     input  wire                 m_axis_tready
 );
 
-    localparam KW    = OUT_W / 8;
-    localparam OWL   = $clog2(OUT_W);
-    // Three stages. (0a, 0b) The record is shifted to its bit phase within a window
-    // of WIN = 2^EW bits that starts at a word boundary (the coder tracks the
-    // phase, so this stage has no loop). (1) The window is ORed into the
-    // buffer below the pending whole words, and words leave from the top.
-    // The packer takes a window while fewer than TW whole or started words
-    // wait in it (a flop, so nothing combinational runs from m_axis_tready
-    // or the bit count to s_ready). With one word leaving per clock, the
-    // count after a word out and a record in stays below TW words when TW =
-    // ceil((OUT_W + MAXLEN) / OUT_W) and MAXLEN <= OUT_W: one record per
-    // clock. A window lands below at most TW-1 whole words.
-    localparam WIN   = 1 << EW;
-    localparam TW_I  = (2 * OUT_W + MAXLEN - 1) / OUT_W;
-    localparam BUF_W = (TW_I - 1) * OUT_W + WIN;
-    localparam CNTW  = $clog2(BUF_W + 1);
-    localparam WW    = CNTW - OWL;            // word count bits
-    localparam EH    = EW - OWL;              // whole-word bits of an end position
-    localparam [CNTW-1:0] OUT_C = OUT_W[CNTW-1:0];
-    localparam [WW-1:0]   TW_C  = TW_I[WW-1:0];
+    // The stream is cut into lanes of LW bits. A record (at most LW bits)
+    // ends in the lane it starts in or in the next one, so rotating it by
+    // its end position puts every bit at its place within a lane: the bits
+    // above the end (in lane terms, masked by m) belong to the current lane,
+    // the rest to the next. The current lane's pending bits wait in p_q; a
+    // lane completed by a record leaves for the output, one lane per clock
+    // at most. No shifter as wide as two lanes, no bit count: the coder
+    // tracks the phase.
+    localparam LWL = $clog2(LW);
+    localparam OWL = $clog2(OUT_W);
+    localparam KW  = OUT_W / 8;
+    localparam KBW = LWL - 3;                 // a byte's index in a lane
+    localparam NC  = LW / OUT_W;              // output words per lane
+    localparam OCW = LWL > OWL ? LWL - OWL : 1;
+    localparam integer   NC_I  = NC - 1;
+    localparam [OCW-1:0] NC_M1 = NC_I[OCW-1:0];
+    localparam [KBW-1:0] KB_ALL = {KBW{1'b1}};
 
-    // ---- stage 0: window, in two steps (a: coarse, b: fine shift); the
-    // stages before the buffer all move together (adv) when the last one
-    // is empty or the buffer takes it. Datapath not reset, valid is.
-    localparam LB = EW - EW / 2;              // fine shift bits
-    reg [WIN-1:0] xa_q, win_q;
-    reg [LB-1:0]  lo_q;
-    reg [EW-1:0]  end_a_q, endm1_a_q, end_q, endm1_q;
-    reg           flush_a_q, flush_q, va_q, v0_q;
-    wire          p_ready;
-    wire          adv = p_ready || !v0_q;
+    function [LW-1:0] rotl(input [LW-1:0] x, input [LWL-1:0] n);
+        integer k;
+        begin
+            rotl = x;
+            for (k = 0; k < LWL; k = k + 1)
+                if (n[k])
+                    rotl = (rotl << (1 << k)) | (rotl >> (LW - (1 << k)));
+        end
+    endfunction
+
+    // tkeep of an output word whose last byte has lane index kb
+    function [KW-1:0] keep_of(input [KBW-1:0] kb);
+        integer b;
+        begin
+            for (b = 0; b < KW; b = b + 1)
+                keep_of[KW-1-b] = b <= ({{(32-KBW){1'b0}}, kb} & (KW - 1));
+        end
+    endfunction
+
+    // ---- stages a (coarse rotate) and b (fine rotate, mask); they and the
+    // coder's stages move together (adv) when b is empty or stage 1 takes
+    // it. Datapath not reset, valid is. Both flags are flops (rdy_q, adv_q:
+    // their next values are computed from the next state below), since adv
+    // enables every stage back to the input register.
+    localparam LB = LWL - LWL / 2;            // fine rotate bits
+    wire [LW-1:0]  bits_l = {{(LW-MAXLEN){1'b0}}, s_bits};
+    // the record's last bit lands at lane bit LW-1-endm1 (bit 0 = LSB)
+    wire [LWL-1:0] amt    = ~s_endm1[LWL-1:0];
+    reg  [LW-1:0]  xa_q, r_q, m_q;
+    reg  [LB-1:0]  lo_q;
+    reg  [EW-1:0]  em1_a_q;
+    reg  [KBW-1:0] kb_q;
+    reg            flush_a_q, flush_q, hi_q, cpl_q, va_q, v0_q;
+    reg            rdy_q, adv_q;
+    wire           p_ready = rdy_q;
+    wire           adv = adv_q;
     assign s_ready = adv;
-    // {bits, 0} << (WIN-1-end) = ... << ~end: the record's first bit lands
-    // ph bits below the window's top
-    wire [WIN-1:0] bits_x = {{(WIN-MAXLEN-1){1'b0}}, s_bits, 1'b0};
-    wire [EW-1:0]  amt    = ~s_end;
+
+    wire [LWL-1:0] em1_lo = em1_a_q[LWL-1:0];
+    wire           em1_hi = em1_a_q[LWL];     // ends in the next lane
+    integer i;
     always @(posedge clk) begin
         if (adv) begin
-            xa_q      <= bits_x << {amt[EW-1:LB], {LB{1'b0}}};
+            xa_q      <= rotl(bits_l, {amt[LWL-1:LB], {LB{1'b0}}});
             lo_q      <= amt[LB-1:0];
-            end_a_q   <= s_end;
-            endm1_a_q <= s_endm1;
+            em1_a_q   <= s_endm1;
             flush_a_q <= s_flush;
-            win_q     <= xa_q << lo_q;
-            end_q     <= end_a_q;
-            endm1_q   <= endm1_a_q;
+            r_q       <= rotl(xa_q, {{(LWL-LB){1'b0}}, lo_q});
+            for (i = 0; i < LW; i = i + 1)
+                m_q[i] <= em1_hi && i >= {{(32-LWL){1'b0}}, ~em1_lo};
+            hi_q      <= em1_hi;
+            cpl_q     <= em1_hi || &em1_lo;   // the record completes its lane
+            kb_q      <= em1_lo[LWL-1:3];
             flush_q   <= flush_a_q;
         end
         if (rst) begin
@@ -88,112 +114,101 @@ module trc_packer #(
     end
 
     // ---- stage 1
-    // buf_q holds cnt_q pending bits from its MSB down; the bits below them
-    // are zero (reset clears the buffer; every window lands below the
-    // pending whole words and its bits above the record's are zero). A flush
-    // record pads cnt_q up to whole words; fl_q says such a flush is
-    // pending, its last word fli_q words below the top, with keep_q marking
-    // that word's bytes. The low OWL bits of cnt_q are the coder's phase.
-    reg [BUF_W-1:0] buf_q, buf_d;
-    reg [CNTW-1:0]  cnt_q, cnt_d;
-    reg             fl_q, fl_d;
-    reg [WW-1:0]    fli_q, fli_d;
-    reg [KW-1:0]    keep_q, keep_d;
-    reg             rdy_q;
+    // p_q holds the current lane's pending bits from its MSB down; the bits
+    // below them are zero (reset and flushes clear it; a record's bits
+    // above its length are zero). tail_q: p_q is a flush's last lane, which
+    // leaves next, its last byte at lane index tkb_q. A lane leaves into the
+    // output register, or into the spare one (s_q) while the output register
+    // is busy; stage 1 moves only while the spare is empty (a flop, so
+    // nothing combinational runs from m_axis_tready to s_ready), and it
+    // takes no record that would make a second lane leave in a clock behind
+    // a tail.
+    reg  [LW-1:0]  p_q, s_q, o_q;
+    reg            tail_q, sv_q, slast_q, olast_q;
+    reg  [KBW-1:0] tkb_q, skb_q, okb_q;
+    reg  [OCW-1:0] oc_q;                      // output words left after this one
 
-    wire [WW-1:0] wq     = cnt_q[CNTW-1:OWL];  // whole words pending
-    wire last    = fl_q && fli_q == {WW{1'b0}};
-    wire avail   = wq != {WW{1'b0}};
-    wire emit_ok = !m_axis_tvalid || m_axis_tready;
-    wire emit    = avail && emit_ok;
-
-    // A second flush waits until the first has left.
-    assign p_ready = rdy_q && !(fl_q && flush_q);
+    wire go = !sv_q;
     wire fire = v0_q && p_ready;
 
-    // The window goes in below the pending whole words (the bit count's low
-    // bits are the window's phase), then the top word leaves (when it does,
-    // at least OUT_W bits were pending, so the record is not in it). Word
-    // arithmetic only: the end positions' low bits are the count's.
-    wire [WW-1:0]    end_hi   = {{(WW-EH){1'b0}}, end_q[EW-1:OWL]};
-    wire [WW-1:0]    em1_hi   = {{(WW-EH){1'b0}}, endm1_q[EW-1:OWL]};
-    wire [WW-1:0]    w_new    = wq + end_hi;
-    wire [WW-1:0]    cnt_li   = wq + em1_hi;         // last word, from the top
-    wire [WW-1:0]    w_pad    = cnt_li + 1'b1;       // whole words after a flush
-    wire [CNTW-1:0]  cnt_new  = {w_new, end_q[OWL-1:0]};
-    wire [CNTW-1:0]  cnt_pad  = {w_pad, {OWL{1'b0}}};
-    wire [CNTW-1:0]  cnt_wb   = {wq, {OWL{1'b0}}};
-    // bytes of the last word in use, 1..KW: a run of ones from the MSB
-    wire [OWL:0]     lbytes   = {1'b0, endm1_q[OWL-1:0]} / 8 + 1'b1;
-    wire [KW-1:0]    keep_new = ~({KW{1'b1}} >> lbytes);
-    wire [BUF_W-1:0] win_ext  = {win_q, {(BUF_W-WIN){1'b0}}};
-    wire [BUF_W-1:0] buf_in   = fire ? buf_q | (win_ext >> cnt_wb) : buf_q;
-    wire [CNTW-1:0]  cnt_x    = !fire ? cnt_q : flush_q ? cnt_pad : cnt_new;
-    wire [WW-1:0]    w_x      = !fire ? wq : flush_q ? w_pad : w_new;
-    wire [WW-1:0]    emit_w   = {{(WW-1){1'b0}}, emit};
-    // the next cycle's s_ready (see rdy_q), without a subtract in the way
-    wire rdy_n = (emit ? w_x <= TW_C : w_x < TW_C) &&
-                 (fire && flush_q ? cnt_li <= emit_w : !fl_q || fli_q <= emit_w);
+    wire [LW-1:0]  merge  = (tail_q ? {LW{1'b0}} : p_q) | (r_q & ~m_q);
+    wire           e_do   = go && (tail_q || (fire && (cpl_q || flush_q)));
+    wire [LW-1:0]  e_word = tail_q ? p_q : merge;
+    wire           e_last = tail_q || (flush_q && !hi_q);
+    wire [KBW-1:0] e_kb   = tail_q ? tkb_q : flush_q && !hi_q ? kb_q : KB_ALL;
 
-    always @* begin
-        buf_d  = emit ? buf_in << OUT_W : buf_in;
-        cnt_d  = emit ? cnt_x - OUT_C : cnt_x;
-        fl_d   = fl_q;
-        fli_d  = fli_q;
-        keep_d = keep_q;
-        if (fire && flush_q) begin
-            fl_d   = 1'b1;
-            fli_d  = cnt_li;
-            keep_d = keep_new;
-        end
-        if (emit && fl_d) begin
-            if (fli_d == {WW{1'b0}})
-                fl_d = 1'b0;
-            else
-                fli_d = fli_d - 1'b1;
-        end
-    end
-
-    // ---- output register
-    reg [OUT_W-1:0] tdata_d;
-    reg [KW-1:0]    tkeep_d;
-    reg             tlast_d, tvalid_d;
-    always @* begin
-        tdata_d  = m_axis_tdata;
-        tkeep_d  = m_axis_tkeep;
-        tlast_d  = m_axis_tlast;
-        tvalid_d = m_axis_tvalid && !m_axis_tready;
-        if (emit) begin
-            tdata_d  = buf_q[BUF_W-1 -: OUT_W];
-            tkeep_d  = last ? keep_q : {KW{1'b1}};
-            tlast_d  = last;
-            tvalid_d = 1'b1;
-        end
-    end
+    // the output register: OUT_W bits at a time from the top of o_q
+    wire o_more = m_axis_tvalid && oc_q != {OCW{1'b0}};
+    wire o_free = !m_axis_tvalid || (m_axis_tready && !o_more);
+    wire o_next = m_axis_tvalid && m_axis_tready && o_more;
+    wire           ld_s   = o_free && sv_q;
+    wire           ld_e   = o_free && !sv_q && e_do;
+    wire [LW-1:0]  ld_w   = sv_q ? s_q : e_word;
+    wire           ld_l   = sv_q ? slast_q : e_last;
+    wire [KBW-1:0] ld_kb  = sv_q ? skb_q : e_kb;
+    wire [OCW-1:0] ld_oc  = ld_l && NC > 1 ? ld_kb[KBW-1 -: OCW] : NC_M1;
+    wire [OCW-1:0] oc_dn  = oc_q - 1'b1;
 
     always @(posedge clk) begin
-        m_axis_tdata <= tdata_d;
-        m_axis_tkeep <= tkeep_d;
-        m_axis_tlast <= tlast_d;
-        fli_q        <= fli_d;
-        keep_q       <= keep_d;
+        if (fire)
+            p_q <= cpl_q ? r_q & m_q : flush_q ? {LW{1'b0}} : merge;
+        else if (go && tail_q)
+            p_q <= {LW{1'b0}};
+        if (fire) begin
+            tail_q <= flush_q && hi_q;
+            tkb_q  <= kb_q;
+        end else if (go) begin
+            tail_q <= 1'b0;
+        end
+        if (e_do && !o_free) begin
+            s_q     <= e_word;
+            slast_q <= e_last;
+            skb_q   <= e_kb;
+        end
+        if (ld_s || ld_e) begin
+            o_q          <= ld_w;
+            olast_q      <= ld_l;
+            okb_q        <= ld_kb;
+            oc_q         <= ld_oc;
+            m_axis_tlast <= ld_l && ld_oc == {OCW{1'b0}};
+            m_axis_tkeep <= ld_l && ld_oc == {OCW{1'b0}} ? keep_of(ld_kb) : {KW{1'b1}};
+        end else if (o_next) begin
+            o_q          <= o_q << OUT_W;
+            oc_q         <= oc_dn;
+            m_axis_tlast <= olast_q && oc_dn == {OCW{1'b0}};
+            m_axis_tkeep <= olast_q && oc_dn == {OCW{1'b0}} ? keep_of(okb_q) : {KW{1'b1}};
+        end
         if (rst) begin
-            buf_q         <= {BUF_W{1'b0}};
-            cnt_q         <= {CNTW{1'b0}};
-            fl_q          <= 1'b0;
-            rdy_q         <= 1'b0;
+            p_q           <= {LW{1'b0}};
+            tail_q        <= 1'b0;
+            sv_q          <= 1'b0;
             m_axis_tvalid <= 1'b0;
         end else begin
-            buf_q         <= buf_d;
-            cnt_q         <= cnt_d;
-            fl_q          <= fl_d;
-            rdy_q         <= rdy_n;
-            m_axis_tvalid <= tvalid_d;
+            if (ld_s)
+                sv_q <= 1'b0;
+            else if (e_do && !o_free)
+                sv_q <= 1'b1;
+            if (o_free)
+                m_axis_tvalid <= sv_q || e_do;
         end
+    end
+    assign m_axis_tdata = o_q[LW-1 -: OUT_W];
+
+    // Stage 1 moves while the spare lane is empty, except that it takes no
+    // record behind a tail that would make a second lane leave in the same
+    // clock: rdy_q is that, one clock ahead, from the next state.
+    wire sv_n   = ld_s ? 1'b0 : e_do && !o_free ? 1'b1 : sv_q;
+    wire tail_n = fire ? flush_q && hi_q : go ? 1'b0 : tail_q;
+    wire fl_n   = adv ? flush_a_q : flush_q;
+    wire cpl_n  = adv ? em1_hi || &em1_lo : cpl_q;
+    wire v0_n   = adv ? va_q : v0_q;
+    wire rdy_n  = !sv_n && !(tail_n && (fl_n || cpl_n));
+    always @(posedge clk) begin
+        rdy_q <= rst || rdy_n;
+        adv_q <= rst || rdy_n || !v0_n;
     end
 
 `ifdef TRC_ASSERT
-    localparam [CNTW-1:0] BUF_C = BUF_W[CNTW-1:0];
     reg             past_stall_q;
     reg [OUT_W-1:0] past_data_q;
     reg [KW-1:0]    past_keep_q;
@@ -210,9 +225,16 @@ module trc_packer #(
         if (!rst && m_axis_tvalid)
             assert (m_axis_tkeep != {KW{1'b0}} && (m_axis_tlast || &m_axis_tkeep))
                 else $error("%m: empty or early-ended word without tlast");
+        if (!rst && fire)
+            assert ((p_q & r_q & ~m_q) == {LW{1'b0}} || tail_q)
+                else $error("%m: record overlaps the pending bits (phase out of step)");
         if (!rst)
-            assert (cnt_q <= BUF_C && (!fl_q || wq > fli_q))
-                else $error("%m: bit count out of range");
+            assert (rdy_q == (go && !(tail_q && (flush_q || cpl_q))) &&
+                    adv_q == (rdy_q || !v0_q))
+                else $error("%m: registered readiness out of step with the state");
+        if (!rst)
+            assert (!(sv_q && !m_axis_tvalid))
+                else $error("%m: spare lane full with the output register empty");
     end
 `endif
 

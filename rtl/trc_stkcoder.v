@@ -10,7 +10,7 @@
 // clocks, so that the packer is as wide as paper mode's. Timing: the table
 // address depends on the stage P record and the state only, not on whether
 // the stages move (the table reads when they do).
-// Parameters: NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, INFO_W, OUT_W, EW as
+// Parameters: NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, INFO_W, LANE_W, EW as
 //   in trc_coder;
 //   MAXLEN - longest piece out, at least half of FULL (trc_enc sets it)
 //   LENW   - bits of a piece length, $clog2(MAXLEN + 1)
@@ -29,7 +29,7 @@ module trc_stkcoder #(
     parameter INFO_W = 23,
     parameter MAXLEN = 57,
     parameter LENW   = 6,
-    parameter OUT_W  = 64,
+    parameter LANE_W = 64,
     parameter EW     = 8,
     parameter SK     = 9,
     parameter SD     = 16
@@ -42,7 +42,6 @@ module trc_stkcoder #(
     output wire              s_ready,
     // ---- coded records out (see trc_coder)
     output reg  [MAXLEN-1:0] m_bits,
-    output reg  [EW-1:0]     m_end,
     output reg  [EW-1:0]     m_endm1,
     output reg               m_flush,
     output reg               m_valid,
@@ -646,7 +645,7 @@ module trc_stkcoder #(
     end
 
     // ---- output register (as trc_coder): end position in the word stream
-    localparam OWL = $clog2(OUT_W);
+    localparam OWL = $clog2(LANE_W);
     reg  [OWL-1:0] ph_q;
     wire [EW-1:0]  ph_e  = {{(EW-OWL){1'b0}}, ph_q};
     wire [EW-1:0]  len_e = {{(EW-LENW){1'b0}}, plen_r[LENW-1:0]};
@@ -655,7 +654,6 @@ module trc_stkcoder #(
     always @(posedge clk) begin
         if (adv) begin
             m_bits  <= piece;
-            m_end   <= end_b;
             m_endm1 <= ph_e + lm1_e;    // end_b - 1, len >= 1
             m_flush <= pflush;
         end
@@ -670,7 +668,8 @@ module trc_stkcoder #(
     end
 
     // Info bits a record kind does not use are ignored (docs/rtl.md).
-    wire unused = ^{c_info, plen_r[RW-1:LENW], plm1_r[RW-1:LENW], hi_c[FULL-1:MAXLEN]};
+    wire unused = ^{c_info, plen_r[RW-1:LENW], plm1_r[RW-1:LENW], hi_c[FULL-1:MAXLEN],
+                   end_b[EW-1:OWL]};
 
 endmodule
 
