@@ -5,8 +5,10 @@
 // Reads take two clocks, so that the RAM's output (slow on every FPGA) only
 // goes into registers: the address is given one stage ahead of the record
 // that uses the entry (the address depends on the call stack only, not on
-// table contents); rdata selects among registers loaded by ld, rvalid is a
-// lookup among registers loaded by ld. Writes reach the RAM a clock late,
+// table contents); the entry comes out as two registers loaded by ld (the
+// RAM's word and a forwarded write, rhit choosing), so that the user can
+// work on both and select last; rvalid is a lookup among registers loaded
+// by ld. Writes reach the RAM a clock late,
 // from registers, so the entry's update logic does not drive the RAM's
 // pins either. Three writes can fall between a read and its load; all are
 // forwarded, so the result never depends on the RAM's read-during-write
@@ -33,10 +35,12 @@ module trc_ptab #(
     input  wire          ld,
     input  wire          wpend,
     input  wire          cpend,
-    input  wire [SK-1:0] waddr,   // must be the entry rdata holds
+    input  wire [SK-1:0] waddr,   // must be the entry read at the last ld
     input  wire [W-1:0]  wdata,
-    output wire [W-1:0]  rdata,
-    output wire          rvalid   // rdata is the entry; else the entry is zero
+    output wire [W-1:0]  rraw,    // the RAM's word ...
+    output wire [W-1:0]  rfwd,    // ... or a write after the read (rhit)
+    output wire          rhit,
+    output wire          rvalid   // the entry is rhit ? rfwd : rraw; else zero
 );
 
     localparam N = 1 << SK;
@@ -160,7 +164,9 @@ module trc_ptab #(
     end
 `endif
     assign rvalid = row_q[rhi_q];
-    assign rdata  = hit_q ? fwd_q : raw_q;
+    assign rraw   = raw_q;
+    assign rfwd   = fwd_q;
+    assign rhit   = hit_q;
 
 endmodule
 

@@ -331,46 +331,64 @@ module trc_stkcoder #(
     wire              fn      = !os;
     wire is_sync = os && otype == T_SYNC;
 
-    wire [TW-1:0] e_raw, e_new;
-    wire          e_ok;
+    wire [TW-1:0] e_raw, e_fwd, e_new;
+    wire          e_ok, e_hit;
     trc_ptab #(.SK(SK), .W(TW)) u_tab (
         .clk(clk), .rst(rst), .raddr(raddr), .ld(adv_p), .wpend(a_valid && fn),
-        .cpend(a_valid && is_sync), .waddr(a_idx), .wdata(e_new), .rdata(e_raw), .rvalid(e_ok)
+        .cpend(a_valid && is_sync), .waddr(a_idx), .wdata(e_new),
+        .rraw(e_raw), .rfwd(e_fwd), .rhit(e_hit), .rvalid(e_ok)
     );
-    // The entry is e_raw if e_ok, else zero. The slow paths (comparisons,
-    // the kb difference) run on e_raw and select at their end.
-    wire [FW-1:0]  r_key = e_raw[TW-1 -: FW];
-    wire [PDW-1:0] r_pd  = e_raw[KBW+2 +: PDW];
-    wire [KBW-1:0] r_kb  = e_raw[2 +: KBW];
-    wire           e_m   = e_ok && e_raw[1];
-    wire           e_h   = e_ok && e_raw[0];
-
-    // ---- stage A: event class
-    wire pred = fn && (e_ok ? fkey == r_key : fkey == {FW{1'b0}});
     wire xtop = a_xtop;
-
-    // ---- stage A: delta symbol (EQ, NEAR, L(j) for j in -3..4, ESC)
-    // delta == pd, delta - 1 == pd, delta + 1 == pd: the sides that do not
-    // depend on the entry come from stage P (pd < 2^PDW)
-    wire eq      = a_eq_ok && (e_ok ? a_d0 == r_pd : a_d0 == {PDW{1'b0}});
-    wire near_up = a_up_ok && (e_ok ? a_dm1 == r_pd : a_dm1 == {PDW{1'b0}});
-    wire near_dn = a_dn_ok && (e_ok ? a_dp1 == r_pd : a_dp1 == {PDW{1'b0}});
-    wire [LW-1:0] dlen = a_dlen;
-    // j = dlen - kb; L(j) for j in -3..4 <=> jp3 = j + 3 in 0..7
-    wire [7:0] jp3r = {2'b00, a_dlen3} - {2'b00, r_kb};
-    wire [7:0] jp3  = e_ok ? jp3r : {2'b00, a_dlen3};
-    wire       in_l = dlen != {LW{1'b0}} && jp3[7:3] == 5'd0;
-    wire [1:0] sym  = eq ? 2'd0 : (near_up || near_dn) ? 2'd1 : in_l ? 2'd2 : 2'd3;
-    // ---- stage A: the entry after this record
-    // kb steps toward dlen; from the raw entry, the zero entry selected
-    // last. One compare selects among kb - 1, kb + 1 and kb, made in
-    // parallel (this path ends at the block RAM's write data).
+    wire [LW-1:0]  dlen   = a_dlen;
     wire [KBW-1:0] dlen_k = {{(KBW-LW){1'b0}}, dlen};
-    wire [KBW-1:0] kb_dec = r_kb - 1'b1, kb_inc = r_kb + 1'b1;
-    wire [KBW-1:0] kb_upd = dlen_k < r_kb ? kb_dec : dlen_k != r_kb ? kb_inc : r_kb;
-    wire [KBW-1:0] kb_new = e_ok ? kb_upd : {{(KBW-1){1'b0}}, dlen != {LW{1'b0}}};
-    wire [PDW-1:0] pd_new = a_eq_ok ? a_d0 : PD_MAX;
-    assign e_new = {fkey, pd_new, kb_new, !(eq || near_up || near_dn), pred};
+
+    // ---- stage A: what the entry says, worked out for each of the three
+    // entries it can be (zero when invalid, the RAM's word, a forwarded
+    // write); the valid flag and the forwarding hit, the slow signals,
+    // select last. Per candidate:
+    // - the event class: pred (the entry's key is this function);
+    // - the delta symbol (EQ, NEAR, L(j) for j in -3..4, ESC): delta == pd,
+    //   delta - 1 == pd, delta + 1 == pd, the sides that do not depend on
+    //   the entry from stage P (pd < 2^PDW); j = dlen - kb, L(j) <=>
+    //   jp3 = j + 3 in 0..7;
+    // - the entry's kb after this record: one step toward dlen, one compare
+    //   selecting among kb - 1, kb + 1 and kb made in parallel.
+    localparam CW = 1 + 1 + 2 + 3 + KBW + 1 + 2;
+    wire [CW-1:0] cand [0:2];
+    genvar c;
+    generate
+        for (c = 0; c < 3; c = c + 1) begin : g_cand
+            wire [TW-1:0]  ent  = c == 0 ? {TW{1'b0}} : c == 1 ? e_raw : e_fwd;
+            wire [FW-1:0]  r_key = ent[TW-1 -: FW];
+            wire [PDW-1:0] r_pd  = ent[KBW+2 +: PDW];
+            wire [KBW-1:0] r_kb  = ent[2 +: KBW];
+            wire pred    = fn && fkey == r_key;
+            wire eq      = a_eq_ok && a_d0 == r_pd;
+            wire near_up = a_up_ok && a_dm1 == r_pd;
+            wire near_dn = a_dn_ok && a_dp1 == r_pd;
+            wire [7:0] jp3  = {2'b00, a_dlen3} - {2'b00, r_kb};
+            wire       in_l = dlen != {LW{1'b0}} && jp3[7:3] == 5'd0;
+            wire [1:0] sym  = eq ? 2'd0 : (near_up || near_dn) ? 2'd1 : in_l ? 2'd2 : 2'd3;
+            wire [KBW-1:0] kb_dec = r_kb - 1'b1, kb_inc = r_kb + 1'b1;
+            // (constant for the zero candidate, which is the point)
+            /* verilator lint_off UNSIGNED */
+            wire [KBW-1:0] kb_upd = dlen_k < r_kb ? kb_dec : dlen_k != r_kb ? kb_inc : r_kb;
+            /* verilator lint_on UNSIGNED */
+            assign cand[c] = {pred, near_dn, sym, jp3[2:0], kb_upd,
+                              !(eq || near_up || near_dn), ent[1:0]};
+        end
+    endgenerate
+    wire [CW-1:0] csel = !e_ok ? cand[0] : e_hit ? cand[2] : cand[1];
+    wire           pred    = csel[CW-1];
+    wire           near_dn = csel[CW-2];
+    wire [1:0]     sym     = csel[CW-3 -: 2];
+    wire [2:0]     jp3     = csel[CW-5 -: 3];
+    wire [KBW-1:0] kb_new  = csel[2 + 1 +: KBW];
+    wire           e_miss  = csel[2];          // no EQ or NEAR: the m bit
+    wire           e_m     = csel[1];
+    wire           e_h     = csel[0];
+    wire [PDW-1:0] pd_new  = a_eq_ok ? a_d0 : PD_MAX;
+    assign e_new = {fkey, pd_new, kb_new, e_miss, pred};
 
     // ---- stage D registers: the record's symbol and class, for its
     // ranks, payload and dictionaries (datapath not reset, valid is)
@@ -390,7 +408,7 @@ module trc_stkcoder #(
             d_h       <= e_h;
             d_near_dn <= near_dn;
             d_sym     <= sym;
-            d_j       <= jp3[2:0];
+            d_j       <= jp3;
             d_dlen    <= dlen;
             d_ts_code <= a_ts_code;
             d_ts_len  <= a_ts_len;
