@@ -26,8 +26,8 @@ module trc_ptab #(
     input  wire          clk,
     input  wire          rst,
     input  wire [SK-1:0] raddr,   // read on ld: the entry for the next ld
-    // ld: the user's stages move. rdata becomes the entry read at the last
-    // ld; the user's current record leaves, and does what it has pending:
+    // ld: the user's stages move. rraw/rfwd/rhit/rvalid become the entry
+    // read at the last ld; the user's current record leaves, and does what it has pending:
     // a write (wpend) or a SYNC's clear of every entry (cpend), never both.
     // Between lds nothing changes, so ld only enables (it follows the
     // output's ready: the slowest input) and the RAM's read address does
