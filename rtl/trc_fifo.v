@@ -1,5 +1,7 @@
 // trc_fifo: synchronous FIFO with AXI-Stream handshakes (first-word
-// fall-through). s_axis_tready is low exactly when it is full.
+// fall-through). s_axis_tready is low exactly when it is full, and comes
+// from a flop: the writer's decision (trc_tstamp's, which drops events on
+// a full FIFO) does not wait for a pointer compare.
 // Parameters:
 //   W  - data width
 //   AW - address bits; 2^AW entries
@@ -29,11 +31,14 @@ module trc_fifo #(
 
     reg [W-1:0] mem [0:DEPTH-1];
     reg [AW:0]  wp_q, wp_d, rp_q, rp_d;
+    reg         full_q, full_d;
 
-    wire empty = wp_q == rp_q;
-    wire full  = wp_q == {~rp_q[AW], rp_q[AW-1:0]};
-    wire wr    = s_axis_tvalid && !full;
-    wire rd    = m_axis_tvalid && m_axis_tready;
+    wire [AW:0] used  = wp_q - rp_q;
+    wire        empty = wp_q == rp_q;
+    wire        afull = used == DEPTH[AW:0] - 1'b1;  // one entry free
+    wire        full  = full_q;
+    wire        wr    = s_axis_tvalid && !full;
+    wire        rd    = m_axis_tvalid && m_axis_tready;
 
     assign s_axis_tready = !full;
     assign m_axis_tvalid = !empty;
@@ -42,28 +47,31 @@ module trc_fifo #(
     always @* begin
         wp_d = wr ? wp_q + 1'b1 : wp_q;
         rp_d = rd ? rp_q + 1'b1 : rp_q;
+        full_d = full_q ? !rd : (wr && !rd && afull);
     end
 
     always @(posedge clk) begin
         if (wr)
             mem[wp_q[AW-1:0]] <= s_axis_tdata;
         if (rst) begin
-            wp_q <= {(AW+1){1'b0}};
-            rp_q <= {(AW+1){1'b0}};
+            wp_q   <= {(AW+1){1'b0}};
+            rp_q   <= {(AW+1){1'b0}};
+            full_q <= 1'b0;
         end else begin
-            wp_q <= wp_d;
-            rp_q <= rp_d;
+            wp_q   <= wp_d;
+            rp_q   <= rp_d;
+            full_q <= full_d;
         end
     end
 
 `ifdef FORMAL
-    assign f_used = wp_q - rp_q;
+    assign f_used = used;
 `endif
 
 `ifdef TRC_ASSERT
     // Occupancy never exceeds DEPTH (no overflow), a read never takes an
-    // empty FIFO (no underflow), and a stalled output beat stays put.
-    wire [AW:0] used = wp_q - rp_q;
+    // empty FIFO (no underflow), the full flag is the occupancy's, and a
+    // stalled output beat stays put.
     reg         past_stall_q;
     reg [W-1:0] past_data_q;
     always @(posedge clk) begin
@@ -76,6 +84,8 @@ module trc_fifo #(
                 else $error("%m: occupancy above depth (overflow)");
             assert (!(rd && empty))
                 else $error("%m: read while empty (underflow)");
+            assert (full_q == (used == DEPTH[AW:0]))
+                else $error("%m: full flag disagrees with the occupancy");
         end
         if (!rst && past_stall_q)
             assert (m_axis_tvalid && m_axis_tdata == past_data_q)

@@ -36,97 +36,140 @@ module trc_tstamp #(
     localparam PW = PRESCALE > 1 ? $clog2(PRESCALE) : 1;
     localparam integer PRE_LAST_I = PRESCALE - 1;
     localparam [PW-1:0]     PRE_LAST = PRE_LAST_I[PW-1:0];
-    localparam [DT_W-1:0]   MAXD     = {{(DT_W-NT){1'b0}}, {NT{1'b1}}};
+    localparam [NT-1:0]     MAXD     = {NT{1'b1}};
     localparam [TYPE_W-1:0] T_EXT    = {TYPE_W{1'b1}};
     localparam [TYPE_W-1:0] T_END    = {TYPE_W{1'b1}} - 1'b1;
     localparam [TYPE_W-1:0] T_LOST   = {TYPE_W{1'b1}} - {{(TYPE_W-3){1'b0}}, 3'd3};
-    // Dropped events are counted in LW bits (exact up to 2^LW-1 drops before
-    // a LOST record gets out); a LOST record carries at most 2^VAL_W-1.
+    // Dropped events are counted in LW bits; a LOST record carries at most
+    // VMAX = 2^VAL_W-1.
     localparam LW = 48;
-    localparam [LW-1:0]     VMAX     = {{(LW-VAL_W){1'b0}}, {VAL_W{1'b1}}};
+    localparam XW = DT_W - NT;   // whole TIME_EXT records counter
+    localparam LX = LW - VAL_W;  // whole LOST records counter
+    localparam [VAL_W-1:0]  VMAX     = {VAL_W{1'b1}};
 
+    // Both counts are kept as whole records still to write and a rest, so
+    // that every flag is a reduction of a register and every next value one
+    // short adder from a register (a compare, a subtract and an increment
+    // of 48 bits in a row were trc_core's critical path, 80-86 levels):
+    //   ticks since the last record written = dx_q * MAXD + dr_q,
+    //   events dropped, not yet in a LOST record = lx_q * VMAX + lr_q,
+    // with the rest in 0..MAX, and >= 1 while the whole count is not 0: a
+    // count that reaches MAX and grows becomes one whole record and rest 1.
+    // A pending whole record is thus exactly "count > MAX".
     reg [PW-1:0]    pre_q, pre_d;
-    reg [DT_W-1:0]  dt_q, dt_d;    // ticks since the last record written
-    reg [LW-1:0]    lost_q, lost_d;
-    wire            lost_big = lost_q > VMAX;
-    wire [LW-1:0]   lost_out = lost_big ? VMAX : lost_q;
+    reg [XW-1:0]    dx_q, dx_d;
+    reg [NT-1:0]    dr_q, dr_d;
+    reg [LX-1:0]    lx_q, lx_d;
+    reg [VAL_W-1:0] lr_q, lr_d;
     reg             fl_q, fl_d;
 
-    wire tick  = pre_q == PRE_LAST;
-    wire room  = m_axis_tready;
-    wire over  = dt_q > MAXD;
-    wire atmax = dt_q == MAXD;
+    wire tick     = pre_q == PRE_LAST;
+    wire room     = m_axis_tready;
+    wire dr_max   = &dr_q;
+    wire over     = |dx_q;                  // ticks > MAXD
+    wire atmax    = !over && dr_max;        // ticks == MAXD
+    wire dt_sat   = &dx_q && dr_max;        // the largest count: it stays
+    wire lr_max   = &lr_q;
+    wire lost_big = |lx_q;                  // dropped > VMAX
+    wire lost_nz  = lost_big || |lr_q;
+    wire lost_sat = &lx_q && lr_max;
+    // what a LOST record carries: min(dropped, VMAX)
+    wire [VAL_W-1:0] lost_out = lost_big ? VMAX : lr_q;
+    // the rest after one more tick / drop (MAX + 1 = one whole record + 1)
+    wire [NT-1:0]    dr_step = dr_max ? {{(NT-1){1'b0}}, 1'b1} : dr_q + 1'b1;
+    wire [VAL_W-1:0] lr_step = lr_max ? {{(VAL_W-1){1'b0}}, 1'b1} : lr_q + 1'b1;
 
     // OS info field {type, value}, zero-extended to INFO_W
     function [INFO_W-1:0] os_info(input [TYPE_W-1:0] t, input [VAL_W-1:0] v);
         os_info = {{(INFO_W-TYPE_W-VAL_W){1'b0}}, t, v};
     endfunction
 
-    reg [DT_W-1:0] dt_next;
-    reg            ev_taken, lost_clr, fl_clr;
+    // One record a cycle at most, in this priority order.
+    wire wr_ext  = room && over;    // a TIME_EXT that waited for room: never dropped
+    wire wr_lost = room && !over && lost_nz;
+    wire wr_ev   = room && !over && !lost_nz && ev_valid;
+    wire wr_end  = room && !over && !lost_nz && !ev_valid && fl_q;
+    // idle for 2^NT-1 ticks: TIME_EXT now, so an event next cycle fits
+    wire wr_max  = room && !over && !lost_nz && !ev_valid && !fl_q && atmax;
+
     always @* begin
         pre_d         = tick ? {PW{1'b0}} : pre_q + 1'b1;
-        m_axis_tvalid = 1'b0;
-        m_axis_tdata  = {1'b1, dt_q[NT-1:0], os_info(T_EXT, {VAL_W{1'b0}})};
-        dt_next       = dt_q;
-        ev_taken      = 1'b0;
-        lost_clr      = 1'b0;
-        fl_clr        = 1'b0;
-        if (room) begin
-            if (over) begin
-                // A TIME_EXT that had to wait for room: exact, never dropped.
-                m_axis_tvalid = 1'b1;
-                m_axis_tdata  = {1'b1, MAXD[NT-1:0], os_info(T_EXT, {VAL_W{1'b0}})};
-                dt_next       = dt_q - MAXD;
-            end else if (lost_q != {LW{1'b0}}) begin
-                m_axis_tvalid = 1'b1;
-                m_axis_tdata  = {1'b1, dt_q[NT-1:0], os_info(T_LOST, lost_out[VAL_W-1:0])};
-                dt_next       = {DT_W{1'b0}};
-                lost_clr      = 1'b1;
-            end else if (ev_valid) begin
-                m_axis_tvalid = 1'b1;
-                m_axis_tdata  = {ev_os, dt_q[NT-1:0], ev_info};
-                dt_next       = {DT_W{1'b0}};
-                ev_taken      = 1'b1;
-            end else if (fl_q) begin
-                m_axis_tvalid = 1'b1;
-                m_axis_tdata  = {1'b1, dt_q[NT-1:0], os_info(T_END, {VAL_W{1'b0}})};
-                dt_next       = {DT_W{1'b0}};
-                fl_clr        = 1'b1;
-            end else if (atmax) begin
-                // Idle for 2^NT-1 ticks: TIME_EXT now, so an event next cycle fits.
-                m_axis_tvalid = 1'b1;
-                dt_next       = {DT_W{1'b0}};
-            end
+        m_axis_tvalid = wr_ext || wr_lost || wr_ev || wr_end || wr_max;
+        // (over is 0 unless wr_ext: a record's delta is the rest, dr_q)
+        m_axis_tdata  = {1'b1, dr_q, os_info(T_EXT, {VAL_W{1'b0}})};
+        if (wr_ext)
+            m_axis_tdata = {1'b1, MAXD, os_info(T_EXT, {VAL_W{1'b0}})};
+        else if (wr_lost)
+            m_axis_tdata = {1'b1, dr_q, os_info(T_LOST, lost_out)};
+        else if (wr_ev)
+            m_axis_tdata = {ev_os, dr_q, ev_info};
+        else if (wr_end)
+            m_axis_tdata = {1'b1, dr_q, os_info(T_END, {VAL_W{1'b0}})};
+        drop = ev_valid && !wr_ev;
+
+        // Ticks: a record restarts the count, a waiting TIME_EXT takes a
+        // whole one; each tick steps the rest. The count saturates (time is
+        // exact below 2^DT_W - 2^XW ticks).
+        dx_d = dx_q;
+        dr_d = dr_q;
+        if (wr_ext) begin
+            dx_d = (tick && dr_max) ? dx_q : dx_q - 1'b1;
+            dr_d = tick ? dr_step : dr_q;
+        end else if (wr_lost || wr_ev || wr_end || wr_max) begin
+            dx_d = {XW{1'b0}};
+            dr_d = {{(NT-1){1'b0}}, tick};
+        end else if (tick && !dt_sat) begin
+            dx_d = dr_max ? dx_q + 1'b1 : dx_q;
+            dr_d = dr_step;
         end
-        drop   = ev_valid && !ev_taken;
-        // The tick counter saturates (time is exact below 2^DT_W-1 ticks).
-        dt_d   = (tick && !(&dt_next)) ? dt_next + 1'b1 : dt_next;
-        lost_d = lost_clr ? lost_q - lost_out : lost_q;
-        if (drop && !(&lost_d))
-            lost_d = lost_d + 1'b1;
-        fl_d   = (fl_q && !fl_clr) || flush;
+
+        // Drops: a LOST record takes a whole one (or the rest); each drop
+        // steps the rest.
+        lx_d = lx_q;
+        lr_d = lr_q;
+        if (wr_lost && lost_big) begin
+            lx_d = (drop && lr_max) ? lx_q : lx_q - 1'b1;
+            lr_d = drop ? lr_step : lr_q;
+        end else if (wr_lost) begin
+            lr_d = {{(VAL_W-1){1'b0}}, drop};
+        end else if (drop && !lost_sat) begin
+            lx_d = lr_max ? lx_q + 1'b1 : lx_q;
+            lr_d = lr_step;
+        end
+
+        fl_d = (fl_q && !wr_end) || flush;
     end
 
     always @(posedge clk) begin
         if (rst) begin
-            pre_q  <= {PW{1'b0}};
-            dt_q   <= {DT_W{1'b0}};
-            lost_q <= {LW{1'b0}};
-            fl_q   <= 1'b0;
+            pre_q <= {PW{1'b0}};
+            dx_q  <= {XW{1'b0}};
+            dr_q  <= {NT{1'b0}};
+            lx_q  <= {LX{1'b0}};
+            lr_q  <= {VAL_W{1'b0}};
+            fl_q  <= 1'b0;
         end else begin
-            pre_q  <= pre_d;
-            dt_q   <= dt_d;
-            lost_q <= lost_d;
-            fl_q   <= fl_d;
+            pre_q <= pre_d;
+            dx_q  <= dx_d;
+            dr_q  <= dr_d;
+            lx_q  <= lx_d;
+            lr_q  <= lr_d;
+            fl_q  <= fl_d;
         end
     end
 
 `ifdef TRC_ASSERT
+    // The rests are >= 1 while a whole record waits (so "over" and
+    // "lost_big" mean count > MAX), and a record goes out only with room.
     always @(posedge clk) begin
-        if (!rst)
+        if (!rst) begin
             assert (!m_axis_tvalid || m_axis_tready)
                 else $error("%m: record written without room");
+            assert (!over || dr_q != {NT{1'b0}})
+                else $error("%m: whole TIME_EXT pending with no rest");
+            assert (!lost_big || lr_q != {VAL_W{1'b0}})
+                else $error("%m: whole LOST pending with no rest");
+        end
     end
 `endif
 
