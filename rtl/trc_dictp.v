@@ -8,9 +8,6 @@
 // (its key, flag flipped for FLIP), so one extra compare and a one-hot of
 // the changed entry make the registered compares exact. The lookup-update
 // loop is then: registered compares -> hit and code -> entry write enable.
-// Without FLIP the keys stored are distinct (the reset entries are, and a
-// miss stores a key no entry holds), so at most one compare is true and the
-// lowest-address rule needs no priority chain (asserted).
 // Parameters:
 //   ND   - address bits; 2^ND-1 entries, code all-ones is the escape
 //   W    - key width
@@ -55,8 +52,7 @@ module trc_dictp #(
 
     wire [N-1:0] eq = (eq_q & ~chg_q) | (chg_q & {N{eqn_q}});
     // first: the hit entry, one-hot (the lowest eq), for the flips: the
-    // entry updates do not wait for the code. The code ORs the addresses of
-    // the first-hit one-hot (all ones on a miss).
+    // entry updates do not wait for the code.
     reg  [N-1:0] below;          // an eq below entry i
     integer b;
     always @* begin
@@ -64,14 +60,17 @@ module trc_dictp #(
         for (b = 1; b < N; b = b + 1)
             below[b] = below[b-1] | eq[b-1];
     end
-    wire [N-1:0] first = (FLIP != 0) ? eq & ~below : eq;
+    wire [N-1:0] first = eq & ~below;
     integer i;
     always @* begin
-        hit  = |eq;
-        code = {ND{!hit}};
-        for (i = 0; i < N; i = i + 1)
-            if (first[i])
-                code = code | i[ND-1:0];
+        hit  = 1'b0;
+        code = {ND{1'b1}};
+        for (i = N - 1; i >= 0; i = i - 1) begin
+            if (eq[i]) begin
+                hit  = 1'b1;
+                code = i[ND-1:0];
+            end
+        end
     end
 
     wire [W-1:0] key_store = (FLIP != 0) ? key_q ^ MSB : key_q;
@@ -111,15 +110,6 @@ module trc_dictp #(
             eqn_q <= key_in == key_store;
         end
     end
-
-`ifdef TRC_ASSERT
-    // Without FLIP, distinct keys: at most one entry equals a record's key.
-    always @(posedge clk) begin
-        if (!rst && FLIP == 0 && upd)
-            assert ((eq & (eq - 1'b1)) == {N{1'b0}})
-                else $error("%m: two entries hold the same key");
-    end
-`endif
 
 endmodule
 
