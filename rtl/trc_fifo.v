@@ -1,7 +1,11 @@
 // trc_fifo: synchronous FIFO with AXI-Stream handshakes (first-word
-// fall-through). s_axis_tready is low exactly when it is full, and comes
-// from a flop: the writer's decision (trc_tstamp's, which drops events on
-// a full FIFO) does not wait for a pointer compare.
+// fall-through, two clocks from write to output). s_axis_tready is low
+// exactly when it is full, and comes from a flop: the writer's decision
+// (trc_tstamp's, which drops events on a full FIFO) does not wait for a
+// pointer compare. The output word is read into a register every clock at
+// the next read address, and a word becomes visible one clock after its
+// write: the read never needs the word being written, so the memory maps
+// to block RAM without a write-through bypass (the iCE40 has no LUT RAM).
 // Parameters:
 //   W  - data width
 //   AW - address bits; 2^AW entries
@@ -23,18 +27,22 @@ module trc_fifo #(
     input  wire         m_axis_tready
 `ifdef FORMAL
     ,
-    output wire [AW:0]  f_used  // occupancy, for sim/formal/trc_fifo_prop.v
+    output wire [AW:0]  f_used, // occupancy, for sim/formal/trc_fifo_prop.v
+    output wire [AW:0]  f_vis   // of which readable
 `endif
 );
 
     localparam [AW+1:0] DEPTH = 1 << AW;
 
+    (* no_rw_check *)
     reg [W-1:0] mem [0:DEPTH-1];
+    reg [W-1:0] out_q;
     reg [AW:0]  wp_q, wp_d, rp_q, rp_d;
+    reg [AW:0]  wv_q;   // write pointer a clock late: words readable below it
     reg         full_q, full_d;
 
     wire [AW:0] used  = wp_q - rp_q;
-    wire        empty = wp_q == rp_q;
+    wire        empty = wv_q == rp_q;
     wire        afull = used == DEPTH[AW:0] - 1'b1;  // one entry free
     wire        full  = full_q;
     wire        wr    = s_axis_tvalid && !full;
@@ -42,7 +50,7 @@ module trc_fifo #(
 
     assign s_axis_tready = !full;
     assign m_axis_tvalid = !empty;
-    assign m_axis_tdata  = mem[rp_q[AW-1:0]];
+    assign m_axis_tdata  = out_q;
 
     always @* begin
         wp_d = wr ? wp_q + 1'b1 : wp_q;
@@ -53,12 +61,15 @@ module trc_fifo #(
     always @(posedge clk) begin
         if (wr)
             mem[wp_q[AW-1:0]] <= s_axis_tdata;
+        out_q <= mem[rp_d[AW-1:0]];
         if (rst) begin
             wp_q   <= {(AW+1){1'b0}};
+            wv_q   <= {(AW+1){1'b0}};
             rp_q   <= {(AW+1){1'b0}};
             full_q <= 1'b0;
         end else begin
             wp_q   <= wp_d;
+            wv_q   <= wp_q;
             rp_q   <= rp_d;
             full_q <= full_d;
         end
@@ -66,6 +77,9 @@ module trc_fifo #(
 
 `ifdef FORMAL
     assign f_used = used;
+    assign f_vis  = wv_q - rp_q;
+    // the output register holds the head word (makes k-induction hold)
+    always @* if (!rst && !empty) assert (out_q == mem[rp_q[AW-1:0]]);
 `endif
 
 `ifdef TRC_ASSERT

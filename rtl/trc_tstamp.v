@@ -62,22 +62,43 @@ module trc_tstamp #(
     reg [LX-1:0]    lx_q, lx_d;
     reg [VAL_W-1:0] lr_q, lr_d;
     reg             fl_q, fl_d;
+    // The flags the record decision needs, as flops (a reduction of a
+    // 16- to 32-bit register on the decision path cost 3 LUT levels and
+    // long routes): each next value comes from register compares and the
+    // decision itself.
+    reg             ov_q, ov_d;     // dx_q != 0: ticks > MAXD
+    reg             dm_q, dm_d;     // dr_q == MAXD
+    reg             lb_q, lb_d;     // lx_q != 0: dropped > VMAX
+    reg             ln_q, ln_d;     // lr_q != 0: dropped != 0
 
     wire tick     = pre_q == PRE_LAST;
     wire room     = m_axis_tready;
-    wire dr_max   = &dr_q;
-    wire over     = |dx_q;                  // ticks > MAXD
+    wire dr_max   = dm_q;
+    wire over     = ov_q;
     wire atmax    = !over && dr_max;        // ticks == MAXD
     wire dt_sat   = &dx_q && dr_max;        // the largest count: it stays
     wire lr_max   = &lr_q;
-    wire lost_big = |lx_q;                  // dropped > VMAX
-    wire lost_nz  = lost_big || |lr_q;
+    wire lost_big = lb_q;
+    wire lost_nz  = ln_q;                   // (lr_q >= 1 while lx_q != 0)
     wire lost_sat = &lx_q && lr_max;
     // what a LOST record carries: min(dropped, VMAX)
     wire [VAL_W-1:0] lost_out = lost_big ? VMAX : lr_q;
-    // the rest after one more tick / drop (MAX + 1 = one whole record + 1)
-    wire [NT-1:0]    dr_step = dr_max ? {{(NT-1){1'b0}}, 1'b1} : dr_q + 1'b1;
-    wire [VAL_W-1:0] lr_step = lr_max ? {{(VAL_W-1){1'b0}}, 1'b1} : lr_q + 1'b1;
+    // the rest after one more tick / drop (MAX + 1 = one whole record + 1:
+    // the increment wraps to 0, and bit 0 is set, so no select per bit)
+    wire [NT-1:0]    dr_step = (dr_q + 1'b1) | {{(NT-1){1'b0}}, dr_max};
+    wire [VAL_W-1:0] lr_step = (lr_q + 1'b1) | {{(VAL_W-1){1'b0}}, lr_max};
+    wire             dr_pre  = dr_q == MAXD - 1'b1;     // a step makes MAXD
+    // A whole count only grows while the FIFO has no room for its record
+    // and only shrinks by writing one, so its direction is known from
+    // registers before the adder: one adder each, not an incrementer and a
+    // decrementer and a select. (dx grows only when room is 0, as every
+    // record waits for room; lx shrinks only in wr_lost, room && !over, and
+    // then an event is written or nothing is dropped.)
+    wire             lx_dn   = room && !over;
+    wire [XW-1:0]    dx_step = dx_q + {{(XW-1){room}}, 1'b1};
+    wire [LX-1:0]    lx_step = lx_q + {{(LX-1){lx_dn}}, 1'b1};
+    wire             dx_one  = dx_q == {{(XW-1){1'b0}}, 1'b1};
+    wire             lx_one  = lx_q == {{(LX-1){1'b0}}, 1'b1};
 
     // OS info field {type, value}, zero-extended to INFO_W
     function [INFO_W-1:0] os_info(input [TYPE_W-1:0] t, input [VAL_W-1:0] v);
@@ -112,28 +133,51 @@ module trc_tstamp #(
         // exact below 2^DT_W - 2^XW ticks).
         dx_d = dx_q;
         dr_d = dr_q;
+        ov_d = ov_q;
+        dm_d = dm_q;
         if (wr_ext) begin
-            dx_d = (tick && dr_max) ? dx_q : dx_q - 1'b1;
-            dr_d = tick ? dr_step : dr_q;
+            if (!(tick && dr_max)) begin
+                dx_d = dx_step;     // room: minus one
+                ov_d = !dx_one;
+            end
+            if (tick) begin
+                dr_d = dr_step;
+                dm_d = dr_pre;
+            end
         end else if (wr_lost || wr_ev || wr_end || wr_max) begin
             dx_d = {XW{1'b0}};
             dr_d = {{(NT-1){1'b0}}, tick};
+            ov_d = 1'b0;
+            dm_d = 1'b0;            // (NT >= 2)
         end else if (tick && !dt_sat) begin
-            dx_d = dr_max ? dx_q + 1'b1 : dx_q;
+            if (dr_max) begin
+                dx_d = dx_step;     // no room: plus one
+                ov_d = 1'b1;
+            end
             dr_d = dr_step;
+            dm_d = dr_pre;
         end
 
         // Drops: a LOST record takes a whole one (or the rest); each drop
         // steps the rest.
         lx_d = lx_q;
         lr_d = lr_q;
+        lb_d = lb_q;
+        ln_d = ln_q || drop;        // a step of the rest never gives 0
         if (wr_lost && lost_big) begin
-            lx_d = (drop && lr_max) ? lx_q : lx_q - 1'b1;
+            if (!(drop && lr_max)) begin
+                lx_d = lx_step;     // minus one
+                lb_d = !lx_one;
+            end
             lr_d = drop ? lr_step : lr_q;
         end else if (wr_lost) begin
             lr_d = {{(VAL_W-1){1'b0}}, drop};
+            ln_d = drop;
         end else if (drop && !lost_sat) begin
-            lx_d = lr_max ? lx_q + 1'b1 : lx_q;
+            if (lr_max) begin
+                lx_d = lx_step;     // plus one
+                lb_d = 1'b1;
+            end
             lr_d = lr_step;
         end
 
@@ -148,6 +192,10 @@ module trc_tstamp #(
             lx_q  <= {LX{1'b0}};
             lr_q  <= {VAL_W{1'b0}};
             fl_q  <= 1'b0;
+            ov_q  <= 1'b0;
+            dm_q  <= 1'b0;
+            lb_q  <= 1'b0;
+            ln_q  <= 1'b0;
         end else begin
             pre_q <= pre_d;
             dx_q  <= dx_d;
@@ -155,6 +203,10 @@ module trc_tstamp #(
             lx_q  <= lx_d;
             lr_q  <= lr_d;
             fl_q  <= fl_d;
+            ov_q  <= ov_d;
+            dm_q  <= dm_d;
+            lb_q  <= lb_d;
+            ln_q  <= ln_d;
         end
     end
 
@@ -165,6 +217,9 @@ module trc_tstamp #(
         if (!rst) begin
             assert (!m_axis_tvalid || m_axis_tready)
                 else $error("%m: record written without room");
+            assert (ov_q == (dx_q != {XW{1'b0}}) && dm_q == (dr_q == MAXD) &&
+                    lb_q == (lx_q != {LX{1'b0}}) && ln_q == (lr_q != {VAL_W{1'b0}}))
+                else $error("%m: a decision flag disagrees with its counter");
             assert (!over || dr_q != {NT{1'b0}})
                 else $error("%m: whole TIME_EXT pending with no rest");
             assert (!lost_big || lr_q != {VAL_W{1'b0}})

@@ -23,14 +23,14 @@ module trc_fifo_prop #(
     localparam [AW+1:0] DEPTH = 1 << AW;
     wire [W-1:0] m_axis_tdata;
     wire         m_axis_tvalid, s_axis_tready;
-    wire [AW:0]  f_used;
+    wire [AW:0]  f_used, f_vis;
 
     trc_fifo #(.W(W), .AW(AW)) dut (
         .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
         .s_axis_tready(s_axis_tready),
         .m_axis_tdata(m_axis_tdata), .m_axis_tvalid(m_axis_tvalid),
-        .m_axis_tready(m_axis_tready), .f_used(f_used)
+        .m_axis_tready(m_axis_tready), .f_used(f_used), .f_vis(f_vis)
     );
 
     reg init_q = 1'b1;
@@ -41,15 +41,19 @@ module trc_fifo_prop #(
     wire m_fire = m_axis_tvalid && m_axis_tready;
 
     // Shadow occupancy from the handshakes alone.
-    reg [AW+1:0] cnt_q;
+    // A word is readable from the clock after the one that wrote it:
+    // vis_q counts the words written before the last edge, not yet read.
+    reg [AW+1:0] cnt_q, vis_q;
     reg [3:0]    nwr_q, nrd_q;   // words written / read since reset, mod 16
     always @(posedge clk) begin
         if (rst) begin
             cnt_q <= 0;
+            vis_q <= 0;
             nwr_q <= 0;
             nrd_q <= 0;
         end else begin
             cnt_q <= cnt_q + s_fire - m_fire;
+            vis_q <= cnt_q - m_fire;
             nwr_q <= nwr_q + s_fire;
             nrd_q <= nrd_q + m_fire;
         end
@@ -93,10 +97,11 @@ module trc_fifo_prop #(
         if (past_valid_q && !rst) begin
             // no overflow, no underflow, flags agree with the occupancy
             assert (cnt_q <= DEPTH);
-            assert (m_axis_tvalid == (cnt_q != 0));
+            assert (m_axis_tvalid == (vis_q != 0));
             assert (s_axis_tready == (cnt_q != DEPTH));
             // the pointers agree with the handshakes (makes it inductive)
             assert (f_used == cnt_q[AW:0]);
+            assert (vis_q <= cnt_q && f_vis == vis_q[AW:0]);
             // a stalled output beat stays
             if (past_stall_m_q)
                 assert (m_axis_tvalid && m_axis_tdata == past_md_q);
