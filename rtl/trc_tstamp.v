@@ -48,9 +48,10 @@ module trc_tstamp #(
     localparam [VAL_W-1:0]  VMAX     = {VAL_W{1'b1}};
 
     // Both counts are kept as whole records still to write and a rest, so
-    // that every flag is a reduction of a register and every next value one
-    // short adder from a register (a compare, a subtract and an increment
-    // of 48 bits in a row were trc_core's critical path, 50-86 levels):
+    // that every flag is "part not zero" or "part at MAX" and every next
+    // value one short adder from a register (a compare, a subtract and an
+    // increment of 48 bits in a row were trc_core's critical path, 50-86
+    // levels):
     //   ticks since the last record written = dx_q * MAXD + dr_q,
     //   events dropped, not yet in a LOST record = lx_q * VMAX + lr_q,
     // with the rest in 0..MAX, and >= 1 while the whole count is not 0: a
