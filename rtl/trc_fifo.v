@@ -34,6 +34,8 @@ module trc_fifo #(
 
     localparam [AW+1:0] DEPTH = 1 << AW;
 
+    // A read in the clock of a write to the same entry is never used (that
+    // word is not readable yet), so Yosys may map it without a bypass.
     (* no_rw_check *)
     reg [W-1:0] mem [0:DEPTH-1];
     reg [W-1:0] out_q;
