@@ -7,7 +7,11 @@
 // that update changed one entry to a value known from that record alone
 // (its key, flag flipped for FLIP), so one extra compare and a one-hot of
 // the changed entry make the registered compares exact. The lookup-update
-// loop is then: registered compares -> hit and code -> entry write enable.
+// loop is then: registered compares -> hit and code -> the one-hot of the
+// entry it changes. The entries themselves are written a clock later, from
+// that one-hot and a copy of the stored value, so the loop ends in a few
+// flops, not in every entry's enable; the compares made meanwhile take
+// the pending value instead of the entry's.
 // Parameters:
 //   ND   - address bits; 2^ND-1 entries, code all-ones is the escape
 //   W    - key width
@@ -41,6 +45,8 @@ module trc_dictp #(
     reg  [N-1:0]   eq_q;         // key_q == entry, entries as key_q entered
     reg  [N-1:0]   chg_q;        // the entry the record ahead changed since
     reg            eqn_q;        // key_q == that entry's new value
+    reg  [W-1:0]   ks_q;         // that value, written into ent_q a clock late
+    reg            clr_q;        // a SYNC cleared the entries; ent_q follows
 
     genvar g;
     generate
@@ -75,41 +81,61 @@ module trc_dictp #(
 
     wire [W-1:0] key_store = (FLIP != 0) ? key_q ^ MSB : key_q;
 
-    // Entry next state and the one-hot of the entry it changes.
-    wire [N*W-1:0] ent_d;
-    wire [N-1:0]   chg_d, eq_d;
+    // The one-hot of the entry this lookup changes, and the compares of the
+    // entering key with the entries as they stand after the record ahead:
+    // ent_q, except the one it changed (chg_q, not yet written) or all of
+    // them after a SYNC (clr_q, not yet cleared).
+    wire [N-1:0] chg_d, eq_d;
+    wire         eqk = key_in == ks_q;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_next
             wire [ND-1:0] idx = g;
             wire          wr  = upd && !hit && wp_q == idx;
             wire          fl  = (FLIP != 0) && upd && first[g];
-            wire [W-1:0]  e   = ent_q[g*W +: W];
-            assign ent_d[g*W +: W] = clr ? ent_init[g*W +: W] :
-                                     (wr || fl) ? key_store : e;
             assign chg_d[g] = !clr && (wr || fl);
-            assign eq_d[g]  = clr ? key_in == ent_init[g*W +: W] : key_in == e;
+            assign eq_d[g]  = clr || clr_q ? key_in == ent_init[g*W +: W] :
+                              chg_q[g] ? eqk : key_in == ent_q[g*W +: W];
+            // a pending write repeats until the next one: same value
+            always @(posedge clk) begin
+                if (rst || clr_q)
+                    ent_q[g*W +: W] <= ent_init[g*W +: W];
+                else if (chg_q[g])
+                    ent_q[g*W +: W] <= ks_q;
+            end
         end
     endgenerate
 
     always @(posedge clk) begin
         if (rst) begin
-            ent_q <= ent_init;
             wp_q  <= {ND{1'b0}};
             chg_q <= {N{1'b0}};
-        end else if (adv) begin
-            ent_q <= ent_d;
-            chg_q <= chg_d;
-            if (clr)
-                wp_q <= {ND{1'b0}};
-            else if (upd && !hit)
-                wp_q <= (wp_q == N[ND-1:0] - 1'b1) ? {ND{1'b0}} : wp_q + 1'b1;
+            clr_q <= 1'b0;
+        end else begin
+            clr_q <= adv && clr;
+            if (adv) begin
+                chg_q <= chg_d;
+                if (clr)
+                    wp_q <= {ND{1'b0}};
+                else if (upd && !hit)
+                    wp_q <= (wp_q == N[ND-1:0] - 1'b1) ? {ND{1'b0}} : wp_q + 1'b1;
+            end
         end
         if (adv) begin
             key_q <= key_in;
+            ks_q  <= key_store;
             eq_q  <= eq_d;
             eqn_q <= key_in == key_store;
         end
     end
+
+`ifdef TRC_ASSERT
+    // the correction needs at most one changed entry, and none beside a clear
+    always @(posedge clk) begin
+        if (!rst)
+            assert ((chg_q & (chg_q - 1'b1)) == {N{1'b0}} && !(clr_q && chg_q != {N{1'b0}}))
+                else $error("%m: more than one pending entry write");
+    end
+`endif
 
 endmodule
 

@@ -81,7 +81,7 @@ module trc_packer #(
     reg  [LB-1:0]  lo_q;
     reg  [EW-1:0]  em1_a_q;
     reg  [KBW-1:0] kb_q;
-    reg            flush_a_q, flush_q, hi_q, cpl_q, va_q, v0_q;
+    reg            flush_a_q, cpl_a_q, flush_q, hi_q, cpl_q, va_q, v0_q;
     reg            rdy_q, adv_q;
     wire           p_ready = rdy_q;
     wire           adv = adv_q;
@@ -96,11 +96,13 @@ module trc_packer #(
             lo_q      <= amt[LB-1:0];
             em1_a_q   <= s_endm1;
             flush_a_q <= s_flush;
+            // the record completes its lane (ends at its last bit or past it)
+            cpl_a_q   <= s_endm1[LWL] || &s_endm1[LWL-1:0];
             r_q       <= rotl(xa_q, {{(LWL-LB){1'b0}}, lo_q});
             for (i = 0; i < LW; i = i + 1)
                 m_q[i] <= em1_hi && i >= {{(32-LWL){1'b0}}, ~em1_lo};
             hi_q      <= em1_hi;
-            cpl_q     <= em1_hi || &em1_lo;   // the record completes its lane
+            cpl_q     <= cpl_a_q;
             kb_q      <= em1_lo[LWL-1:3];
             flush_q   <= flush_a_q;
         end
@@ -137,12 +139,14 @@ module trc_packer #(
     wire           e_last = tail_q || (flush_q && !hi_q);
     wire [KBW-1:0] e_kb   = tail_q ? tkb_q : flush_q && !hi_q ? kb_q : KB_ALL;
 
-    // the output register: OUT_W bits at a time from the top of o_q
+    // the output register: OUT_W bits at a time from the top of o_q. It
+    // changes whenever it may (o_ce: its only term from m_axis_tready), to
+    // its next word or to a new lane, chosen by flops; an empty load leaves
+    // it invalid.
     wire o_more = m_axis_tvalid && oc_q != {OCW{1'b0}};
-    wire o_free = !m_axis_tvalid || (m_axis_tready && !o_more);
-    wire o_next = m_axis_tvalid && m_axis_tready && o_more;
+    wire o_ce   = !m_axis_tvalid || m_axis_tready;
+    wire o_free = o_ce && !o_more;
     wire           ld_s   = o_free && sv_q;
-    wire           ld_e   = o_free && !sv_q && e_do;
     wire [LW-1:0]  ld_w   = sv_q ? s_q : e_word;
     wire           ld_l   = sv_q ? slast_q : e_last;
     wire [KBW-1:0] ld_kb  = sv_q ? skb_q : e_kb;
@@ -160,19 +164,19 @@ module trc_packer #(
         end else if (go) begin
             tail_q <= 1'b0;
         end
-        if (e_do && !o_free) begin
+        if (!sv_q) begin                      // kept only if it has to wait
             s_q     <= e_word;
             slast_q <= e_last;
             skb_q   <= e_kb;
         end
-        if (ld_s || ld_e) begin
+        if (o_ce && !o_more) begin
             o_q          <= ld_w;
             olast_q      <= ld_l;
             okb_q        <= ld_kb;
             oc_q         <= ld_oc;
             m_axis_tlast <= ld_l && ld_oc == {OCW{1'b0}};
             m_axis_tkeep <= ld_l && ld_oc == {OCW{1'b0}} ? keep_of(ld_kb) : {KW{1'b1}};
-        end else if (o_next) begin
+        end else if (o_ce) begin
             o_q          <= o_q << OUT_W;
             oc_q         <= oc_dn;
             m_axis_tlast <= olast_q && oc_dn == {OCW{1'b0}};
@@ -188,8 +192,8 @@ module trc_packer #(
                 sv_q <= 1'b0;
             else if (e_do && !o_free)
                 sv_q <= 1'b1;
-            if (o_free)
-                m_axis_tvalid <= sv_q || e_do;
+            if (o_ce)
+                m_axis_tvalid <= o_more || sv_q || e_do;
         end
     end
     assign m_axis_tdata = o_q[LW-1 -: OUT_W];
@@ -200,7 +204,7 @@ module trc_packer #(
     wire sv_n   = ld_s ? 1'b0 : e_do && !o_free ? 1'b1 : sv_q;
     wire tail_n = fire ? flush_q && hi_q : go ? 1'b0 : tail_q;
     wire fl_n   = adv ? flush_a_q : flush_q;
-    wire cpl_n  = adv ? em1_hi || &em1_lo : cpl_q;
+    wire cpl_n  = adv ? cpl_a_q : cpl_q;
     wire v0_n   = adv ? va_q : v0_q;
     wire rdy_n  = !sv_n && !(tail_n && (fl_n || cpl_n));
     always @(posedge clk) begin
