@@ -1,13 +1,16 @@
 // trc_coder: codes one raw record per clock into its bit string (timestamp,
 // kind, function or type+value through the dictionaries) and registers it,
-// right-aligned with its length. END and SYNC are marked for the packer to
-// flush; SYNC resets the dictionaries once it is coded.
+// right-aligned, with the position where it ends in the stream. END and SYNC
+// are marked for the packer to flush; SYNC resets the dictionaries once it
+// is coded.
 // Parameters:
 //   NT, FID_W, TYPE_W, VAL_W - field widths of the format
 //   ND_F, ND_T, ND_V         - dictionary address bits
 //   INFO_W                   - info field width, max(1+FID_W, TYPE_W+VAL_W)
 //   MAXLEN                   - longest coded record in bits (see trc_enc)
-//   LENW                     - width of the length output
+//   LENW                     - width of the length fields
+//   LANE_W                   - packer lane width (trc_packer)
+//   EW                       - end-position bits: 2^EW > LANE_W - 1 + MAXLEN
 `default_nettype none
 
 module trc_coder #(
@@ -21,8 +24,8 @@ module trc_coder #(
     parameter INFO_W = 23,
     parameter MAXLEN = 57,
     parameter LENW   = 6,
-    parameter LANE_W = 64,  // packer lane width (trc_packer)
-    parameter EW     = 7    // end-position bits: 2^EW > LANE_W - 1 + MAXLEN
+    parameter LANE_W = 64,
+    parameter EW     = 7
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -44,200 +47,204 @@ module trc_coder #(
     localparam NZ  = $clog2(NT + 1);
     localparam TSW = NZ + NT - 1;
     localparam FW  = 1 + FID_W;
-    // Payload lengths (kind bit included), sized for the length fields.
-    localparam integer LF_HIT_I  = 1 + ND_F;
-    localparam integer LF_MISS_I = 1 + ND_F + FW;
-    localparam integer LO_HH_I   = 1 + ND_T + ND_V;
-    localparam integer LO_HM_I   = 1 + ND_T + ND_V + VAL_W;
-    localparam integer LO_MH_I   = 1 + ND_T + TYPE_W + ND_V;
-    localparam integer LO_MM_I   = 1 + ND_T + TYPE_W + ND_V + VAL_W;
-    localparam [LENW-1:0] LF_HIT  = LF_HIT_I[LENW-1:0];
-    localparam [LENW-1:0] LF_MISS = LF_MISS_I[LENW-1:0];
-    localparam [LENW-1:0] LO_HH   = LO_HH_I[LENW-1:0];
-    localparam [LENW-1:0] LO_HM   = LO_HM_I[LENW-1:0];
-    localparam [LENW-1:0] LO_MH   = LO_MH_I[LENW-1:0];
-    localparam [LENW-1:0] LO_MM   = LO_MM_I[LENW-1:0];
+    localparam OWL = $clog2(LANE_W);
     localparam [TYPE_W-1:0] T_END  = {TYPE_W{1'b1}} - 1'b1;
     localparam [TYPE_W-1:0] T_SYNC = {TYPE_W{1'b1}} - {{(TYPE_W-2){1'b0}}, 2'd2};
 
-    // ---- fields
+    // Payload cases (kind bit included): function hit / miss, OS type and
+    // value hit (h) or miss (m). Lengths minus one, sized for the end field.
+    localparam NK = 6;
+    localparam K_FH = 0, K_FM = 1, K_HH = 2, K_HM = 3, K_MH = 4, K_MM = 5;
+    localparam integer L_FH = 1 + ND_F;
+    localparam integer L_FM = 1 + ND_F + FW;
+    localparam integer L_HH = 1 + ND_T + ND_V;
+    localparam integer L_HM = 1 + ND_T + ND_V + VAL_W;
+    localparam integer L_MH = 1 + ND_T + TYPE_W + ND_V;
+    localparam integer L_MM = 1 + ND_T + TYPE_W + ND_V + VAL_W;
+
+    // Every stage moves when the packer takes the output register (adv, a
+    // flop there): no logic on the enable of these registers.
+    wire adv = m_ready;
+    assign s_ready = adv;
+
+    // ---- stage C: the entering record's fields and kind
     wire              os    = s_rec[NT+INFO_W];
     wire [NT-1:0]     delta = s_rec[INFO_W +: NT];
     wire [INFO_W-1:0] info  = s_rec[INFO_W-1:0];
-    wire [FW-1:0]     fkey  = info[FW-1:0];           // {exit flag, id}
     wire [TYPE_W-1:0] otype = info[VAL_W +: TYPE_W];
-    wire [VAL_W-1:0]  oval  = info[VAL_W-1:0];
+    wire              is_end  = os && otype == T_END;
+    wire              is_sync = os && otype == T_SYNC;
 
-    // Three stages: (L) timestamp code and the keys compared with the
-    // dictionary entries (trc_dictp corrects for the update of the record
-    // ahead); (1) lookup and update, registered as hit flags and codes;
-    // (2) payload and the coded record.
-    // All move together when the last one is empty or taken.
-    reg              v1_q;
-    wire             s2_ready = !m_valid || m_ready;
-    assign s_ready = s2_ready;
-
-    wire is_end  = os && otype == T_END;
-    wire is_sync = os && otype == T_SYNC;
-
-    // ---- stage L: the record and its dictionary compares, registered
-    wire [TSW-1:0]  ts_code;
-    wire [LENW-1:0] ts_len;
-    trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(LENW)) u_ts (
-        .delta(delta), .code(ts_code), .len(ts_len)
-    );
-    reg              vl_q, osl_q, syncl_q, flushl_q;
-    reg [INFO_W-1:0] infol_q;
-    reg [TSW-1:0]    ts_codel_q;
-    reg [LENW-1:0]   ts_lenl_q;
-    always @(posedge clk) begin
-        if (s_ready) begin
-            osl_q      <= os;
-            syncl_q    <= is_sync;
-            flushl_q   <= is_end || is_sync;
-            infol_q    <= info;
-            ts_codel_q <= ts_code;
-            ts_lenl_q  <= ts_len;
-        end
-        if (rst)
-            vl_q <= 1'b0;
-        else if (s_ready)
-            vl_q <= s_valid;
-    end
-    wire l_sync = vl_q && syncl_q;
-
-    // ---- dictionaries: the stage L record's lookup and update
+    // Dictionaries (keys compared in stage C, looked up in stage K) and the
+    // timestamp code (ready in stage K).
     wire            f_hit, t_hit, v_hit;
     wire [ND_F-1:0] f_code;
     wire [ND_T-1:0] t_code;
     wire [ND_V-1:0] v_code;
-    trc_dictp #(.ND(ND_F), .W(FW), .FLIP(1)) u_fdict (
-        .clk(clk), .rst(rst), .adv(s_ready), .key_in(fkey), .clr(l_sync),
-        .upd(vl_q && !osl_q), .hit(f_hit), .code(f_code)
+    wire            clr = s_valid && is_sync;
+    trc_dictm #(.ND(ND_F), .W(FW), .FLIP(1)) u_fdict (
+        .clk(clk), .rst(rst), .adv(adv), .key_in(info[FW-1:0]),
+        .upd_in(s_valid && !os), .clr_in(clr), .hit(f_hit), .code(f_code)
     );
-    trc_dictp #(.ND(ND_T), .W(TYPE_W), .FLIP(0)) u_tdict (
-        .clk(clk), .rst(rst), .adv(s_ready), .key_in(otype), .clr(l_sync),
-        .upd(vl_q && osl_q), .hit(t_hit), .code(t_code)
+    trc_dictm #(.ND(ND_T), .W(TYPE_W), .FLIP(0)) u_tdict (
+        .clk(clk), .rst(rst), .adv(adv), .key_in(otype),
+        .upd_in(s_valid && os), .clr_in(clr), .hit(t_hit), .code(t_code)
     );
-    trc_dictp #(.ND(ND_V), .W(VAL_W), .FLIP(0)) u_vdict (
-        .clk(clk), .rst(rst), .adv(s_ready), .key_in(oval), .clr(l_sync),
-        .upd(vl_q && osl_q), .hit(v_hit), .code(v_code)
+    trc_dictm #(.ND(ND_V), .W(VAL_W), .FLIP(0)) u_vdict (
+        .clk(clk), .rst(rst), .adv(adv), .key_in(info[VAL_W-1:0]),
+        .upd_in(s_valid && os), .clr_in(clr), .hit(v_hit), .code(v_code)
+    );
+    wire [TSW-1:0]  ts_code;
+    wire [LENW-1:0] ts_len;
+    trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(LENW)) u_ts (
+        .clk(clk), .adv(adv), .delta(delta), .code(ts_code), .len(ts_len)
     );
 
-    // ---- stage 1 registers (datapath not reset, valid is)
-    reg                os1_q, f_hit1_q, t_hit1_q, v_hit1_q, flush1_q;
-    reg [ND_F-1:0]     f_code1_q;
-    reg [ND_T-1:0]     t_code1_q;
-    reg [ND_V-1:0]     v_code1_q;
-    reg [INFO_W-1:0]   info1_q;
-    reg [TSW-1:0]      ts_code1_q;
-    reg [LENW-1:0]     ts_len1_q;
-    always @(posedge clk) begin
-        if (s_ready) begin
-            os1_q      <= osl_q;
-            f_hit1_q   <= f_hit;
-            t_hit1_q   <= t_hit;
-            v_hit1_q   <= v_hit;
-            flush1_q   <= flushl_q;
-            f_code1_q  <= f_code;
-            t_code1_q  <= t_code;
-            v_code1_q  <= v_code;
-            info1_q    <= infol_q;
-            ts_code1_q <= ts_codel_q;
-            ts_len1_q  <= ts_lenl_q;
-        end
-        if (rst)
-            v1_q <= 1'b0;
-        else if (s_ready)
-            v1_q <= vl_q;
-    end
-    wire [FW-1:0]     fkey1  = info1_q[FW-1:0];
-    wire [TYPE_W-1:0] otype1 = info1_q[VAL_W +: TYPE_W];
-    wire [VAL_W-1:0]  oval1  = info1_q[VAL_W-1:0];
+    // ---- the record's fields through stages L, A, K and S (datapath not
+    // reset, valid is)
+    reg              vl_q, va_q, vk_q, vs_q, vp_q;
+    reg              osl_q, osa_q, osk_q;
+    reg              fll_q, fla_q, flk_q, fls_q, flp_q;
+    reg [INFO_W-1:0] infol_q, infoa_q, infok_q, infos_q;
+    reg [TSW-1:0]    tss_q;
+    reg [LENW-1:0]   tls_q;
+    // stage S: the payload case, one-hot (for the bits) and as {os, a, b}
+    // (for the lengths: one LUT per bit), and the dictionary codes
+    reg [NK-1:0]     ks_q;
+    reg [2:0]        kc_q;
+    reg [ND_F-1:0]   fcs_q;
+    reg [ND_T-1:0]   tcs_q;
+    reg [ND_V-1:0]   vcs_q;
+    // stage P: the bit string, its length and length - 1
+    reg [MAXLEN-1:0] bitsp_q;
+    reg [EW-1:0]     lm1p_q, lenp_q;
 
-    // ---- kind + payload, right-aligned (the kind bit is the top one)
-    reg [MAXLEN-1:0] pl;
-    reg [LENW-1:0]   pl_len, pl_lm1;  // pl_lm1 = pl_len - 1 (a constant each)
+    wire [NK-1:0] kind_k;
+    assign kind_k[K_FH] = !osk_q && f_hit;
+    assign kind_k[K_FM] = !osk_q && !f_hit;
+    assign kind_k[K_HH] = osk_q && t_hit && v_hit;
+    assign kind_k[K_HM] = osk_q && t_hit && !v_hit;
+    assign kind_k[K_MH] = osk_q && !t_hit && v_hit;
+    assign kind_k[K_MM] = osk_q && !t_hit && !v_hit;
+
+    // ---- stage S: kind, payload and the timestamp code above it, for each
+    // case; the case selects (an AND-OR: one case is set).
+    wire [FW-1:0]     fkey_s = infos_q[FW-1:0];
+    wire [TYPE_W-1:0] otyp_s = infos_q[VAL_W +: TYPE_W];
+    wire [VAL_W-1:0]  oval_s = infos_q[VAL_W-1:0];
+    wire [MAXLEN-1:0] ts_s   = {{(MAXLEN-TSW){1'b0}}, tss_q};
+    wire [NK*MAXLEN-1:0] rec_k;   // case k's record at [k*MAXLEN +: MAXLEN]
+    assign rec_k[K_FH*MAXLEN +: MAXLEN] = ts_s << L_FH |
+                         {{(MAXLEN-L_FH){1'b0}}, 1'b0, fcs_q};
+    assign rec_k[K_FM*MAXLEN +: MAXLEN] = ts_s << L_FM |
+                         {{(MAXLEN-L_FM){1'b0}}, 1'b0, fcs_q, fkey_s};
+    assign rec_k[K_HH*MAXLEN +: MAXLEN] = ts_s << L_HH |
+                         {{(MAXLEN-L_HH){1'b0}}, 1'b1, tcs_q, vcs_q};
+    assign rec_k[K_HM*MAXLEN +: MAXLEN] = ts_s << L_HM |
+                         {{(MAXLEN-L_HM){1'b0}}, 1'b1, tcs_q, vcs_q, oval_s};
+    assign rec_k[K_MH*MAXLEN +: MAXLEN] = ts_s << L_MH |
+                         {{(MAXLEN-L_MH){1'b0}}, 1'b1, tcs_q, otyp_s, vcs_q};
+    assign rec_k[K_MM*MAXLEN +: MAXLEN] = ts_s << L_MM |
+                         {{(MAXLEN-L_MM){1'b0}}, 1'b1, tcs_q, otyp_s, vcs_q, oval_s};
+    reg [MAXLEN-1:0] bits_s;
+    integer k;
     always @* begin
-        pl     = {MAXLEN{1'b0}};
-        pl_len = {LENW{1'b0}};
-        pl_lm1 = {LENW{1'b0}};
-        if (!os1_q) begin
-            if (f_hit1_q) begin
-                pl[ND_F-1:0] = f_code1_q;
-                pl_len       = LF_HIT;
-                pl_lm1       = LF_HIT - 1'b1;
-            end else begin
-                pl[ND_F+FW-1:0] = {f_code1_q, fkey1};
-                pl_len          = LF_MISS;
-                pl_lm1          = LF_MISS - 1'b1;
-            end
-        end else begin
-            case ({t_hit1_q, v_hit1_q})
-                2'b11: begin
-                    pl[ND_T+ND_V:0] = {1'b1, t_code1_q, v_code1_q};
-                    pl_len          = LO_HH;
-                    pl_lm1          = LO_HH - 1'b1;
-                end
-                2'b10: begin
-                    pl[ND_T+ND_V+VAL_W:0] = {1'b1, t_code1_q, v_code1_q, oval1};
-                    pl_len                = LO_HM;
-                    pl_lm1                = LO_HM - 1'b1;
-                end
-                2'b01: begin
-                    pl[ND_T+TYPE_W+ND_V:0] = {1'b1, t_code1_q, otype1, v_code1_q};
-                    pl_len                 = LO_MH;
-                    pl_lm1                 = LO_MH - 1'b1;
-                end
-                default: begin
-                    pl[ND_T+TYPE_W+ND_V+VAL_W:0] = {1'b1, t_code1_q, otype1, v_code1_q, oval1};
-                    pl_len                       = LO_MM;
-                    pl_lm1                       = LO_MM - 1'b1;
-                end
+        bits_s = {MAXLEN{1'b0}};
+        for (k = 0; k < NK; k = k + 1)
+            bits_s = bits_s | ({MAXLEN{ks_q[k]}} & rec_k[k*MAXLEN +: MAXLEN]);
+    end
+    // payload length (m1 = 0) or length - 1 (m1 = 1) of the case {os, a, b}
+    // (a: the function or type hit, b: the value hit): two tables of
+    // constants side by side, so the record's length and length - 1 are two
+    // adders, not a chain (written as l - 1, Yosys shares the adders)
+    function [EW-1:0] pick(input [2:0] kc, input m1);
+        integer l;
+        begin
+            case (kc)
+                3'b010, 3'b011: l = L_FH;
+                3'b000, 3'b001: l = L_FM;
+                3'b111:         l = L_HH;
+                3'b110:         l = L_HM;
+                3'b101:         l = L_MH;
+                default:        l = L_MM;
             endcase
+            if (m1)
+                l = l - 1;
+            pick = l[EW-1:0];
         end
-    end
+    endfunction
+    localparam [8*EW-1:0] T_LEN = {pick(3'd7, 1'b0), pick(3'd6, 1'b0), pick(3'd5, 1'b0),
+                                   pick(3'd4, 1'b0), pick(3'd3, 1'b0), pick(3'd2, 1'b0),
+                                   pick(3'd1, 1'b0), pick(3'd0, 1'b0)};
+    localparam [8*EW-1:0] T_LM1 = {pick(3'd7, 1'b1), pick(3'd6, 1'b1), pick(3'd5, 1'b1),
+                                   pick(3'd4, 1'b1), pick(3'd3, 1'b1), pick(3'd2, 1'b1),
+                                   pick(3'd1, 1'b1), pick(3'd0, 1'b1)};
+    wire [EW-1:0] tl_s  = {{(EW-LENW){1'b0}}, tls_q};
+    wire [EW-1:0] lm1_s = tl_s + T_LM1[kc_q*EW +: EW];
+    wire [EW-1:0] len_s = tl_s + T_LEN[kc_q*EW +: EW];
 
-    wire [MAXLEN-1:0] ts_ext = {{(MAXLEN-TSW){1'b0}}, ts_code1_q};
-
-    // ---- output register (datapath not reset, valid is)
-    reg [MAXLEN-1:0] bits_d;
-    localparam OWL = $clog2(LANE_W);
-    reg  [OWL-1:0]   ph_q, ph_d;
-    wire [EW-1:0]    ph_e   = {{(EW-OWL){1'b0}}, ph_q};
-    wire [EW-1:0]    tsl_e  = {{(EW-LENW){1'b0}}, ts_len1_q};
-    wire [EW-1:0]    pll_e  = {{(EW-LENW){1'b0}}, pl_len};
-    wire [EW-1:0]    plm_e  = {{(EW-LENW){1'b0}}, pl_lm1};
-    wire [EW-1:0]    end_n  = ph_e + tsl_e + pll_e;
-    reg  [EW-1:0]    endm1_d;
-    reg              flush_d, valid_d;
-    always @* begin
-        bits_d  = m_bits;
-        endm1_d = m_endm1;
-        ph_d    = ph_q;
-        flush_d = m_flush;
-        valid_d = m_valid;
-        if (s2_ready) begin
-            valid_d = v1_q;
-            bits_d  = (ts_ext << pl_len) | pl;
-            endm1_d = ph_e + tsl_e + plm_e;
-            flush_d = flush1_q;
-            // a flush pads to the end of the word: the next record starts one
-            if (v1_q)
-                ph_d = flush1_q ? {OWL{1'b0}} : end_n[OWL-1:0];
-        end
-    end
+    // ---- stage P: where the record ends (two adders side by side). The
+    // phase is the one loop here: a flush pads to the end of the word, so
+    // the next record starts one.
+    reg  [OWL-1:0] ph_q;
+    wire [EW-1:0]  ph_e   = {{(EW-OWL){1'b0}}, ph_q};
+    wire [EW-1:0]  endm1  = ph_e + lm1p_q;
+    wire [EW-1:0]  end_n  = ph_e + lenp_q;
 
     always @(posedge clk) begin
-        m_bits  <= bits_d;
-        m_endm1 <= endm1_d;
-        ph_q    <= rst ? {OWL{1'b0}} : ph_d;
-        m_flush <= flush_d;
-        m_valid <= rst ? 1'b0 : valid_d;
+        if (adv) begin
+            osl_q   <= os;
+            fll_q   <= is_end || is_sync;
+            infol_q <= info;
+            osa_q   <= osl_q;
+            fla_q   <= fll_q;
+            infoa_q <= infol_q;
+            osk_q   <= osa_q;
+            flk_q   <= fla_q;
+            infok_q <= infoa_q;
+            fls_q   <= flk_q;
+            infos_q <= infok_q;
+            tss_q   <= ts_code;
+            tls_q   <= ts_len;
+            ks_q    <= kind_k;
+            kc_q    <= {osk_q, osk_q ? t_hit : f_hit, osk_q && v_hit};
+            fcs_q   <= f_code;
+            tcs_q   <= t_code;
+            vcs_q   <= v_code;
+            flp_q   <= fls_q;
+            bitsp_q <= bits_s;
+            lm1p_q  <= lm1_s;
+            lenp_q  <= len_s;
+            m_bits  <= bitsp_q;
+            m_endm1 <= endm1;
+            m_flush <= flp_q;
+        end
+        if (rst) begin
+            {vl_q, va_q, vk_q, vs_q, vp_q, m_valid} <= 6'd0;
+            ph_q <= {OWL{1'b0}};
+        end else if (adv) begin
+            vl_q    <= s_valid;
+            va_q    <= vl_q;
+            vk_q    <= va_q;
+            vs_q    <= vk_q;
+            vp_q    <= vs_q;
+            m_valid <= vp_q;
+            if (vp_q)
+                ph_q <= flp_q ? {OWL{1'b0}} : end_n[OWL-1:0];
+        end
     end
 
-    // Info bits a record kind does not use are ignored (docs/rtl.md).
-    wire unused_info = ^{info, info1_q, end_n[EW-1:OWL]};
+`ifdef TRC_ASSERT
+    // one payload case per record
+    always @(posedge clk) begin
+        if (!rst && vs_q)
+            assert ((ks_q & (ks_q - 1'b1)) == {NK{1'b0}} && ks_q != {NK{1'b0}})
+                else $error("%m: payload case not one-hot");
+    end
+`endif
+
+    // a lane phase is the end mod LANE_W
+    wire unused_end = ^end_n[EW-1:OWL];
 
 endmodule
 

@@ -1,6 +1,12 @@
-// trc_tscode: timestamp coder of the trc format (combinational).
+// trc_tscode: timestamp coder of the trc format, in three register stages.
 // z = leading zeros of the NT-bit delta d (NT when d = 0), written in NZ bits,
 // then the NT-z-1 bits of d below its leading one. Output right-aligned.
+// Each stage is at most an OR tree, so none limits the clock:
+//   1: d, and for each group of 4 bits whether a one lies above the group
+//   2: the leading one (one-hot: no one above it, from its group's flag and
+//      the few bits above it in the group) and the mantissa (d below it)
+//   3: each code bit: a mantissa bit, or a bit of z = NT-1-p next to the
+//      leading one at p (p <= i < p+NZ); for d = 0, NT; and the length
 // Parameters:
 //   NT - delta bits
 //   NZ - bits of the leading-zero count: the number of bits needed to write NT
@@ -14,31 +20,64 @@ module trc_tscode #(
     parameter CW = NZ + NT - 1,
     parameter LW = 6
 ) (
+    input  wire          clk,
+    input  wire          adv,    // the stages move
     input  wire [NT-1:0] delta,
-    output reg  [CW-1:0] code,   // right-aligned, bits above len are 0
+    output reg  [CW-1:0] code,   // delta's code, three adv later; bits above len are 0
     output reg  [LW-1:0] len
 );
 
+    localparam G  = 4;                       // group size
+    localparam NG = (NT + G - 1) / G;
     localparam [NZ-1:0] NT_Z = NT[NZ-1:0];
     localparam [LW-1:0] NZ_L = NZ[LW-1:0];
 
-    // One candidate per position p of the leading one: {NT-1-p, d[p-1:0]}.
-    // The loop runs upwards, so the highest set bit decides.
-    integer p;
-    reg [NZ-1:0] z;
-    reg [CW-1:0] low;
+    // ---- stage 1: a one above each group
+    reg  [NT-1:0] d_q;
+    reg  [NG-1:0] gup_q;
+    reg  [NG-1:0] gup;
+    integer j, p, i;
     always @* begin
-        code = {{(CW-NZ){1'b0}}, NT_Z};
-        len  = NZ_L;
-        z    = {NZ{1'b0}};
-        low  = {CW{1'b0}};
+        for (j = 0; j < NG; j = j + 1)
+            gup[j] = |(delta >> (G * (j + 1)));
+    end
+
+    // ---- stage 2: the leading one and the mantissa
+    reg  [NT-1:0] lead_q, mant_q;
+    reg           zero_q;
+    reg  [NT-1:0] up;
+    always @* begin
         for (p = 0; p < NT; p = p + 1) begin
-            if (delta[p]) begin
-                z    = NT_Z - 1'b1 - p[NZ-1:0];
-                low  = {{(CW-NT){1'b0}}, delta} & ~({CW{1'b1}} << p);
-                code = ({{(CW-NZ){1'b0}}, z} << p) | low;
-                len  = NZ_L + p[LW-1:0];
-            end
+            up[p] = gup_q[p / G];
+            for (i = p + 1; i < NT && i < (p / G + 1) * G; i = i + 1)
+                up[p] = up[p] | d_q[i];
+        end
+    end
+
+    // ---- stage 3: the code and its length
+    reg  [CW-1:0] code_d;
+    reg  [LW-1:0] len_d;
+    reg  [NZ-1:0] z;
+    always @* begin
+        code_d = {{(CW-NT){1'b0}}, mant_q} | {{(CW-NZ){1'b0}}, NT_Z & {NZ{zero_q}}};
+        len_d  = NZ_L & {LW{zero_q}};
+        for (p = 0; p < NT; p = p + 1) begin
+            z = NT_Z - 1'b1 - p[NZ-1:0];
+            for (i = 0; i < NZ; i = i + 1)
+                code_d[p+i] = code_d[p+i] | (lead_q[p] & z[i]);
+            len_d = len_d | ({LW{lead_q[p]}} & (NZ_L + p[LW-1:0]));
+        end
+    end
+
+    always @(posedge clk) begin
+        if (adv) begin
+            d_q    <= delta;
+            gup_q  <= gup;
+            lead_q <= d_q & ~up;
+            mant_q <= d_q & up;
+            zero_q <= ~(d_q[0] | up[0]);
+            code   <= code_d;
+            len    <= len_d;
         end
     end
 

@@ -142,7 +142,7 @@ job "+core paper random events, idle gap > 2^23 ticks" \
 I=$W/icarus
 mkdir -p $I
 if $S/trc_vec $S/data/zlib_deflate_t1.20k.txt 600 $I > $I/vec.log 2>&1; then
-  ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dictp.v"
+  ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dictp.v rtl/trc_dictm.v"
   ENC_V="$ENC_V rtl/trc_tscode.v"
   for w in 8 16 32 64; do
     job "+icarus directed w$w" "iverilog -g2012 -DTRC_ASSERT \

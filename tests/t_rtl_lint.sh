@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 mkdir -p build
 T=$(mktemp -d build/rtl-lint.XXXXXX) # private: concurrent runs do not collide
 trap 'rm -rf "$T"' EXIT
-ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dictp.v rtl/trc_tscode.v"
+ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dictp.v rtl/trc_dictm.v rtl/trc_tscode.v"
 ENC_V+=" rtl/trc_stkcoder.v rtl/trc_ptab.v rtl/trc_cstack.v"
 ALL_V="$(echo rtl/trc_*.v)"
 

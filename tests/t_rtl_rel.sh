@@ -29,7 +29,7 @@ else
 fi
 
 # Lint with frames on (make lint covers SYNC_EVERY = 0)
-ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dictp.v rtl/trc_tscode.v"
+ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dictp.v rtl/trc_dictm.v rtl/trc_tscode.v"
 for se in 1 64 4096; do
   if verilator --lint-only -Wall +define+TRC_ASSERT rtl/lint.vlt -GSYNC_EVERY=$se \
        --top-module trc_core rtl/trc_*.v > $W/l.log 2>&1 &&

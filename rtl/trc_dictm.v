@@ -1,0 +1,266 @@
+// trc_dictm: one field dictionary of the trc format (2^ND-1 entries, CAM)
+// whose lookup-update loop is a single register: the record's match vector.
+// Lookup takes the lowest address whose entry equals the key; a hit codes
+// the address, a miss codes all-ones and stores the key at a FIFO write
+// pointer (FLIP: a hit also flips the entry's exit flag).
+//
+// Each record changes at most one entry, to a value known from its own key
+// (its stored form, st(key)). So a key is compared with the entries early,
+// against entries that may still miss the changes of the four records
+// ahead of it, and with those records' stored forms; the compares are then
+// corrected, oldest record first, as each record's change becomes known:
+//   stage C (key_in): compares with the entries, the reset values and the
+//            four records ahead, registered as two halves each (two short
+//            trees, not one deep one)
+//   stage L: the halves joined; corrected for the two oldest records
+//   stage A: corrected for the third; the loop corrects for the fourth,
+//            the record being looked up, and registers the match vector
+//   stage K: the record's match vector e_q -> hit, code, and the entry it
+//            changes (the lowest match, or the write pointer on a miss)
+// The loop is then e_q -> (lowest match, none) -> next e_q, two LUT levels.
+// The entries themselves are written a clock after stage K, from registers.
+// Every stage moves on adv; a record that does not use the dictionary (or
+// a bubble) has an all-zero match vector and changes nothing.
+// Parameters:
+//   ND   - address bits; 2^ND-1 entries, code all-ones is the escape
+//   W    - key width
+//   FLIP - 1 for the function dictionary: the key MSB is the exit flag, a
+//          hit flips the stored flag and a miss stores the key with it
+//          flipped
+`default_nettype none
+
+module trc_dictm #(
+    parameter ND   = 3,
+    parameter W    = 16,
+    parameter FLIP = 0
+) (
+    input  wire          clk,
+    input  wire          rst,
+    input  wire          adv,     // every stage moves
+    // ---- the record entering stage C
+    input  wire [W-1:0]  key_in,
+    input  wire          upd_in,  // it is looked up here (valid, its kind)
+    input  wire          clr_in,  // it is a SYNC (valid): looked up (if upd_in)
+                                  // but changes nothing, reset state after it;
+                                  // never with upd_in when FLIP (an OS record)
+    // ---- the record in stage K
+    output wire          hit,
+    output reg  [ND-1:0] code
+);
+
+    localparam N = (1 << ND) - 1;
+    localparam [W-1:0] MSB = ~({W{1'b1}} >> 1);
+    localparam [N-1:0] WP_RST = 1;  // entry 0
+
+    function [W-1:0] st(input [W-1:0] key);  // the value a record stores
+        st = (FLIP != 0) ? key ^ MSB : key;
+    endfunction
+
+    // ---- entries, written a clock after stage K (c_q, ks_q, clr_q). Reset
+    // sets clr_q and clr2_q, as if a SYNC had just left stage K: the entries
+    // clear a clock later, and until then every compare takes the reset
+    // values.
+    reg  [N*W-1:0] ent_q;
+    wire [N*W-1:0] ent_init;
+    // ---- the records after stage K: its change, stored value and SYNC
+    reg  [N-1:0]   c_q, c2_q;       // entry changed by the record 1 / 2 past K
+    reg  [W-1:0]   ks_q;            // st(key) of the record 1 past K
+    reg            clr_q, clr2_q;   // SYNC 1 / 2 past K
+    // ---- stage L registers (from stage C): compares in halves (_h, _l)
+    reg  [W-1:0]   kl_q;
+    reg            ul_q, sl_q;
+    reg  [N-1:0]   rawh_q, rawl_q;  // key == entry as it stood
+    reg            riz_q;           // key == reset value: the bits above ND are 0
+    reg  [N-1:0]   rid_q;           // ... and the low ND bits are the address
+    reg  [3:0]     dh_q, dlo_q;     // key == st(key) of the record 1..4 ahead
+    // ---- stage A registers
+    reg  [W-1:0]   ka_q;
+    reg            ua_q, sa_q;
+    reg            s23_q;           // the record 1 or 2 past K is a SYNC
+    reg  [N-1:0]   eqb_q;           // corrected for the records 4 and 3 ahead
+                                    // and the SYNC of the one 2 ahead
+    reg            sel_q;           // looked up here, the record ahead no SYNC:
+    reg  [N-1:0]   val_q;           // ... else the match vector (reset values)
+    reg            d1_q, d2_q;      // key == st(key) of the record 1 / 2 ahead
+    // ---- stage K registers
+    reg  [W-1:0]   kk_q;
+    reg            uk_q, sk_q;
+    reg  [N-1:0]   e_q;             // exact match vector, zero unless uk_q
+    reg  [N-1:0]   wp_q, wpu_q;     // write pointer, one-hot; wpu_q = wp_q when
+                                    // a miss stores (uk_q, not a SYNC), else 0
+
+    genvar g;
+    generate
+        for (g = 0; g < N; g = g + 1) begin : g_init
+            wire [ND-1:0] idx = g;
+            assign ent_init[g*W +: W] = {{(W-ND){1'b0}}, idx};
+        end
+    endgenerate
+
+    // ---- stage K: the lookup and the entry it changes
+    reg  [N-1:0] below;             // a match below entry i
+    integer b;
+    always @* begin
+        below[0] = 1'b0;
+        for (b = 1; b < N; b = b + 1)
+            below[b] = below[b-1] | e_q[b-1];
+    end
+    // first and none are kept as nets: from them, the next match vector and
+    // the changed entry are one LUT each (left to itself, ABC builds c first
+    // and the next match vector from c, a level deeper)
+    (* keep *) wire [N-1:0] first;
+    (* keep *) wire         none;
+    assign first = e_q & ~below;
+    assign none  = ~|e_q;
+    wire [N-1:0] c     = ((FLIP != 0) ? first : {N{1'b0}}) | ({N{none}} & wpu_q);
+    assign hit = !none;
+    integer i;
+    always @* begin
+        code = {ND{1'b1}};
+        for (i = N - 1; i >= 0; i = i - 1)
+            if (e_q[i])
+                code = i[ND-1:0];
+    end
+
+    // ---- the write pointer after stage K's record: it moves on a miss of
+    // a record that uses the dictionary and restarts after a SYNC. Both
+    // outcomes are made from registers; the lookup (none) selects last.
+    wire [N-1:0] wp_rot;
+    generate
+        if (N == 1) begin : g_rot1
+            assign wp_rot = wp_q;
+        end else begin : g_rot
+            assign wp_rot = {wp_q[N-2:0], wp_q[N-1]};
+        end
+    endgenerate
+    wire [N-1:0] wp_stay = sk_q ? WP_RST : wp_q;
+    wire [N-1:0] wp_move = sk_q ? WP_RST : uk_q ? wp_rot : wp_q;
+    wire [N-1:0] wp_d    = none ? wp_move : wp_stay;
+    wire         st_a    = ua_q && !sa_q;    // stage A's record stores a miss
+    wire [N-1:0] wpu_d   = none ? wp_move & {N{st_a}} : wp_stay & {N{st_a}};
+
+    // ---- stage C: compares, each as two halves
+    localparam [W-1:0] LO  = {W{1'b1}} >> (W / 2);     // the low half's bits
+    localparam [W-1:0] LND = {W{1'b1}} >> (W - ND);    // the address bits
+    function [1:0] eq2(input [W-1:0] x, input [W-1:0] y);  // {high, low} equal
+        eq2 = {((x ^ y) & ~LO) == {W{1'b0}}, ((x ^ y) & LO) == {W{1'b0}}};
+    endfunction
+    wire [N-1:0] rawh_d, rawl_d, rid_d;
+    generate
+        for (g = 0; g < N; g = g + 1) begin : g_cmp
+            assign {rawh_d[g], rawl_d[g]} = eq2(key_in, ent_q[g*W +: W]);
+            assign rid_d[g] = (key_in & LND) == ent_init[g*W +: W];
+        end
+    endgenerate
+    wire [1:0] d1_d = eq2(key_in, st(kl_q));
+    wire [1:0] d2_d = eq2(key_in, st(ka_q));
+    wire [1:0] d3_d = eq2(key_in, st(kk_q));
+    wire [1:0] d4_d = eq2(key_in, ks_q);
+
+    // ---- stage L: the halves joined; corrected for the records 4 and 3
+    // ahead (2 and 1 past K) and for the SYNC of the one 2 ahead (in K now:
+    // its change is not known yet, but a SYNC changes nothing). Whether the
+    // record 1 ahead (in A now) is a SYNC is known too: stage A then only
+    // selects.
+    wire [3:0]   dl  = dh_q & dlo_q;
+    wire [N-1:0] ril = rid_q & {N{riz_q}};
+    wire [N-1:0] raw = rawh_q & rawl_q;
+    wire [N-1:0] eqb_d;
+    // ---- stage A: for the record 2 ahead (1 past K), then (in the loop)
+    // the change of the one in stage K
+    wire [N-1:0] xa, e_d;
+    generate
+        for (g = 0; g < N; g = g + 1) begin : g_fix
+            // eqb = s23 ? ril : c ? dl2 : old, built as two-level terms
+            // (o1, o2, then old and pre) meeting in a third level; left to
+            // itself, ABC shares dl[3] and makes old a level deeper
+            (* keep *) wire o1, o2, old, pre;
+            assign o1  = c2_q[g] && dl[3];
+            assign o2  = !c2_q[g] && raw[g];
+            assign old = clr2_q ? ril[g] : o1 || o2;
+            assign pre = s23_q ? ril[g] : c_q[g] && dl[2];
+            wire   tk  = s23_q || c_q[g];
+            assign eqb_d[g] = tk ? pre : old;
+            assign xa[g] = sel_q ? (c_q[g] ? d2_q : eqb_q[g]) : val_q[g];
+            // e_d = c ? d1 : xa, with what a miss would do made first (bw),
+            // so the lookup's own outcome (first, none) selects last
+            wire bw = wpu_q[g] ? d1_q : xa[g];
+            assign e_d[g] = (FLIP != 0) && first[g] ? d1_q : none ? bw : xa[g];
+        end
+    endgenerate
+
+    always @(posedge clk) begin
+        if (adv) begin
+            kl_q   <= key_in;
+            rawh_q <= rawh_d;
+            rawl_q <= rawl_d;
+            riz_q  <= (key_in & ~LND) == {W{1'b0}};
+            rid_q  <= rid_d;
+            dh_q   <= {d4_d[1], d3_d[1], d2_d[1], d1_d[1]};
+            dlo_q  <= {d4_d[0], d3_d[0], d2_d[0], d1_d[0]};
+            ka_q  <= kl_q;
+            eqb_q <= eqb_d;
+            sel_q <= ul_q && !sa_q;
+            val_q <= ril & {N{ul_q && sa_q}};
+            d1_q  <= ul_q && dl[0];
+            d2_q  <= dl[1];
+            kk_q  <= ka_q;
+            ks_q  <= st(kk_q);
+        end
+        if (rst) begin
+            {ul_q, sl_q, ua_q, sa_q, uk_q, sk_q} <= 6'd0;
+            {clr_q, clr2_q, s23_q} <= 3'b111;
+            e_q   <= {N{1'b0}};
+            c_q   <= {N{1'b0}};
+            c2_q  <= {N{1'b0}};
+            wp_q  <= WP_RST;
+            wpu_q <= {N{1'b0}};
+        end else if (adv) begin
+            ul_q   <= upd_in;
+            sl_q   <= clr_in;
+            ua_q   <= ul_q;
+            sa_q   <= sl_q;
+            uk_q   <= ua_q;
+            sk_q   <= sa_q;
+            e_q    <= e_d;
+            wp_q   <= wp_d;
+            wpu_q  <= wpu_d;
+            c_q    <= c;
+            c2_q   <= c_q;
+            clr_q  <= sk_q;
+            clr2_q <= clr_q;
+            s23_q  <= sa_q || sk_q;   // sk_q || clr_q a clock later
+        end
+    end
+
+    // A pending write repeats while the stages hold: the same value.
+    generate
+        for (g = 0; g < N; g = g + 1) begin : g_ent
+            always @(posedge clk) begin
+                if (clr_q)
+                    ent_q[g*W +: W] <= ent_init[g*W +: W];
+                else if (c_q[g])
+                    ent_q[g*W +: W] <= ks_q;
+            end
+        end
+    endgenerate
+
+`ifdef TRC_ASSERT
+    // a record changes at most one entry, and a SYNC none
+    always @(posedge clk) begin
+        if (!rst)
+            assert ((c_q & (c_q - 1'b1)) == {N{1'b0}} && !(clr_q && c_q != {N{1'b0}}))
+                else $error("%m: a record changed more than one entry");
+        if (!rst)
+            assert ((wp_q & (wp_q - 1'b1)) == {N{1'b0}} && wp_q != {N{1'b0}} &&
+                    wpu_q == (wp_q & {N{uk_q && !sk_q}}))
+                else $error("%m: write pointer not one-hot");
+        if (!rst && adv)
+            assert (!(FLIP != 0 && upd_in && clr_in))
+                else $error("%m: a SYNC looked up in the function dictionary");
+    end
+`endif
+
+endmodule
+
+`resetall
