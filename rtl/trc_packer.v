@@ -47,7 +47,6 @@ module trc_packer #(
     localparam OCW = LWL > OWL ? LWL - OWL : 1;
     localparam integer   NC_I  = NC - 1;
     localparam [OCW-1:0] NC_M1 = NC_I[OCW-1:0];
-    localparam [KBW-1:0] KB_ALL = {KBW{1'b1}};
 
     function [LW-1:0] rotl(input [LW-1:0] x, input [LWL-1:0] n);
         integer k;
@@ -79,31 +78,71 @@ module trc_packer #(
     wire [LWL-1:0] amt    = ~s_endm1[LWL-1:0];
     reg  [LW-1:0]  xa_q, r_q, m_q;
     reg  [LB-1:0]  lo_q;
-    reg  [EW-1:0]  em1_a_q;
-    reg  [KBW-1:0] kb_q;
+    reg  [LWL:3]   em1_a_q;                   // end - 1 in bytes
+    reg  [OCW-1:0] kb_q;                      // a flush lane's output words - 1
+    reg  [KW-1:0]  kpb_q;                     // and the last one's tkeep
     reg            flush_a_q, cpl_a_q, flush_q, hi_q, cpl_q, va_q, v0_q;
+    reg            cfa_q, cfb_q, fh_q;        // makes a lane leave (a, b); leaves a tail
     reg            rdy_q, adv_q;
     wire           p_ready = rdy_q;
     wire           adv = adv_q;
     assign s_ready = adv;
 
-    wire [LWL-1:0] em1_lo = em1_a_q[LWL-1:0];
+    wire [LWL-1:3] em1_lo = em1_a_q[LWL-1:3];
     wire           em1_hi = em1_a_q[LWL];     // ends in the next lane
-    integer i;
+
+    // The mask of stage b: the lane bits at and above LW-1-(end - 1) of a
+    // record that ends in the next lane (its bits there stay for it). In
+    // groups of GS bits: a group is all ones (above the end's group) or, in
+    // the end's group, cut by the end's low bits. Stage a registers the
+    // group flags and the cut, so each mask bit is one LUT.
+    localparam UB = LWL - LB, NG = 1 << UB, GS = 1 << LB;
+    reg  [NG-1:0] mgt_q, meq_q;               // group all ones / cut
+    reg  [GS-1:0] mfl_q;                      // the cut: bits kept in the group
+    function [NG-1:0] grp_gt(input [UB-1:0] h);   // groups above h's
+        integer j;
+        for (j = 0; j < NG; j = j + 1)
+            grp_gt[j] = {{(32-UB){1'b0}}, h} + j > NG - 1;
+    endfunction
+    function [NG-1:0] grp_eq(input [UB-1:0] h);   // h's group
+        integer j;
+        for (j = 0; j < NG; j = j + 1)
+            grp_eq[j] = {{(32-UB){1'b0}}, h} + j == NG - 1;
+    endfunction
+    function [GS-1:0] cut_of(input [LB-1:0] l);   // bits at and above GS-1-l
+        integer f;
+        for (f = 0; f < GS; f = f + 1)
+            cut_of[f] = {{(32-LB){1'b0}}, l} + f >= GS - 1;
+    endfunction
+    wire [LW-1:0] m_d;
+    genvar gj, gf;
+    generate
+        for (gj = 0; gj < NG; gj = gj + 1) begin : g_mgrp
+            for (gf = 0; gf < GS; gf = gf + 1) begin : g_mbit
+                assign m_d[gj*GS + gf] = mgt_q[gj] || (meq_q[gj] && mfl_q[gf]);
+            end
+        end
+    endgenerate
     always @(posedge clk) begin
         if (adv) begin
             xa_q      <= rotl(bits_l, {amt[LWL-1:LB], {LB{1'b0}}});
             lo_q      <= amt[LB-1:0];
-            em1_a_q   <= s_endm1;
+            em1_a_q   <= s_endm1[LWL:3];
             flush_a_q <= s_flush;
             // the record completes its lane (ends at its last bit or past it)
             cpl_a_q   <= s_endm1[LWL] || &s_endm1[LWL-1:0];
+            cfa_q     <= s_flush || s_endm1[LWL] || &s_endm1[LWL-1:0];
+            cfb_q     <= cfa_q;
+            fh_q      <= flush_a_q && em1_hi;
             r_q       <= rotl(xa_q, {{(LWL-LB){1'b0}}, lo_q});
-            for (i = 0; i < LW; i = i + 1)
-                m_q[i] <= em1_hi && i >= {{(32-LWL){1'b0}}, ~em1_lo};
+            mgt_q     <= s_endm1[LWL] ? grp_gt(s_endm1[LWL-1:LB]) : {NG{1'b0}};
+            meq_q     <= s_endm1[LWL] ? grp_eq(s_endm1[LWL-1:LB]) : {NG{1'b0}};
+            mfl_q     <= cut_of(s_endm1[LB-1:0]);
+            m_q       <= m_d;
+            kpb_q     <= keep_of(em1_lo);
             hi_q      <= em1_hi;
             cpl_q     <= cpl_a_q;
-            kb_q      <= em1_lo[LWL-1:3];
+            kb_q      <= em1_lo[LWL-1 -: OCW];
             flush_q   <= flush_a_q;
         end
         if (rst) begin
@@ -119,15 +158,16 @@ module trc_packer #(
     // p_q holds the current lane's pending bits from its MSB down; the bits
     // below them are zero (reset and flushes clear it; a record's bits
     // above its length are zero). tail_q: p_q is a flush's last lane, which
-    // leaves next, its last byte at lane index tkb_q. A lane leaves into the
-    // output register, or into the spare one (s_q) while the output register
-    // is busy; stage 1 moves only while the spare is empty (a flop, so
-    // nothing combinational runs from m_axis_tready to s_ready), and it
-    // takes no record that would make a second lane leave in a clock behind
-    // a tail.
+    // leaves next, as tkb_q + 1 output words, the last with tkeep tkp_q. A
+    // lane leaves into the output register, or into the spare one (s_q)
+    // while the output register is busy; stage 1 moves only while the spare
+    // is empty (a flop, so nothing combinational runs from m_axis_tready to
+    // s_ready), and it takes no record that would make a second lane leave
+    // in a clock behind a tail.
     reg  [LW-1:0]  p_q, s_q, o_q;
     reg            tail_q, sv_q, slast_q, olast_q;
-    reg  [KBW-1:0] tkb_q, skb_q, okb_q;
+    reg  [OCW-1:0] tkb_q, skb_q;
+    reg  [KW-1:0]  tkp_q, skp_q, okp_q;       // their lanes' last tkeep
     reg  [OCW-1:0] oc_q;                      // output words left after this one
 
     wire go = !sv_q;
@@ -137,20 +177,22 @@ module trc_packer #(
     wire           e_do   = go && (tail_q || (fire && (cpl_q || flush_q)));
     wire [LW-1:0]  e_word = tail_q ? p_q : merge;
     wire           e_last = tail_q || (flush_q && !hi_q);
-    wire [KBW-1:0] e_kb   = tail_q ? tkb_q : flush_q && !hi_q ? kb_q : KB_ALL;
+    wire [OCW-1:0] e_kb   = tail_q ? tkb_q : flush_q && !hi_q ? kb_q : NC_M1;
+    wire [KW-1:0]  e_kp   = tail_q ? tkp_q : flush_q && !hi_q ? kpb_q : {KW{1'b1}};
 
     // the output register: OUT_W bits at a time from the top of o_q. It
     // changes whenever it may (o_ce: its only term from m_axis_tready), to
     // its next word or to a new lane, chosen by flops; an empty load leaves
     // it invalid.
-    wire o_more = m_axis_tvalid && oc_q != {OCW{1'b0}};
+    wire o_more = NC > 1 && m_axis_tvalid && oc_q != {OCW{1'b0}};
     wire o_ce   = !m_axis_tvalid || m_axis_tready;
     wire o_free = o_ce && !o_more;
     wire           ld_s   = o_free && sv_q;
     wire [LW-1:0]  ld_w   = sv_q ? s_q : e_word;
     wire           ld_l   = sv_q ? slast_q : e_last;
-    wire [KBW-1:0] ld_kb  = sv_q ? skb_q : e_kb;
-    wire [OCW-1:0] ld_oc  = ld_l && NC > 1 ? ld_kb[KBW-1 -: OCW] : NC_M1;
+    wire [OCW-1:0] ld_kb  = sv_q ? skb_q : e_kb;
+    wire [KW-1:0]  ld_kp  = sv_q ? skp_q : e_kp;  // all ones unless ld_l
+    wire [OCW-1:0] ld_oc  = NC > 1 ? ld_kb : NC_M1;
     wire [OCW-1:0] oc_dn  = oc_q - 1'b1;
 
     always @(posedge clk) begin
@@ -161,6 +203,7 @@ module trc_packer #(
         if (fire) begin
             tail_q <= flush_q && hi_q;
             tkb_q  <= kb_q;
+            tkp_q  <= kpb_q;
         end else if (go) begin
             tail_q <= 1'b0;
         end
@@ -168,19 +211,20 @@ module trc_packer #(
             s_q     <= e_word;
             slast_q <= e_last;
             skb_q   <= e_kb;
+            skp_q   <= e_kp;
         end
         if (o_ce && !o_more) begin
             o_q          <= ld_w;
             olast_q      <= ld_l;
-            okb_q        <= ld_kb;
+            okp_q        <= ld_kp;
             oc_q         <= ld_oc;
             m_axis_tlast <= ld_l && ld_oc == {OCW{1'b0}};
-            m_axis_tkeep <= ld_l && ld_oc == {OCW{1'b0}} ? keep_of(ld_kb) : {KW{1'b1}};
+            m_axis_tkeep <= ld_oc == {OCW{1'b0}} ? ld_kp : {KW{1'b1}};
         end else if (o_ce) begin
             o_q          <= o_q << OUT_W;
             oc_q         <= oc_dn;
             m_axis_tlast <= olast_q && oc_dn == {OCW{1'b0}};
-            m_axis_tkeep <= olast_q && oc_dn == {OCW{1'b0}} ? keep_of(okb_q) : {KW{1'b1}};
+            m_axis_tkeep <= olast_q && oc_dn == {OCW{1'b0}} ? okp_q : {KW{1'b1}};
         end
         if (rst) begin
             p_q           <= {LW{1'b0}};
@@ -200,16 +244,19 @@ module trc_packer #(
 
     // Stage 1 moves while the spare lane is empty, except that it takes no
     // record behind a tail that would make a second lane leave in the same
-    // clock: rdy_q is that, one clock ahead, from the next state.
-    wire sv_n   = ld_s ? 1'b0 : e_do && !o_free ? 1'b1 : sv_q;
-    wire tail_n = fire ? flush_q && hi_q : go ? 1'b0 : tail_q;
-    wire fl_n   = adv ? flush_a_q : flush_q;
-    wire cpl_n  = adv ? cpl_a_q : cpl_q;
-    wire v0_n   = adv ? va_q : v0_q;
-    wire rdy_n  = !sv_n && !(tail_n && (fl_n || cpl_n));
+    // clock: rdy_q is that, one clock ahead, from the next state, and adv_q
+    // also moves the stages when stage b will be empty. Written from flags
+    // made a stage ahead (cfa_q, cfb_q, fh_q), so each is a few inputs deep:
+    // a lane waits in the spare next clock if the output register does not
+    // take one now and one is there or leaves stage 1 (the tail, or the
+    // record in b); a tail follows a spilled flush that fires.
+    wire sv_n   = !o_free && (sv_q || tail_q || (v0_q && cfb_q));
+    wire tail_n = sv_q ? tail_q : v0_q && fh_q && !tail_q;
+    wire cfb_n  = adv ? cfa_q : cfb_q;
+    wire rdy_n  = !sv_n && !(tail_n && cfb_n);
     always @(posedge clk) begin
         rdy_q <= rst || rdy_n;
-        adv_q <= rst || rdy_n || !v0_n;
+        adv_q <= rst || rdy_n || (adv && !va_q);
     end
 
 `ifdef TRC_ASSERT
@@ -234,7 +281,9 @@ module trc_packer #(
                 else $error("%m: record overlaps the pending bits (phase out of step)");
         if (!rst)
             assert (rdy_q == (go && !(tail_q && (flush_q || cpl_q))) &&
-                    adv_q == (rdy_q || !v0_q))
+                    adv_q == (rdy_q || !v0_q) &&
+                    (!v0_q || (cfb_q == (flush_q || cpl_q) && fh_q == (flush_q && hi_q))) &&
+                    (!va_q || cfa_q == (flush_a_q || cpl_a_q)))
                 else $error("%m: registered readiness out of step with the state");
         if (!rst)
             assert (!(sv_q && !m_axis_tvalid))
