@@ -99,21 +99,14 @@ module trc_packer #(
     localparam UB = LWL - LB, NG = 1 << UB, GS = 1 << LB;
     reg  [NG-1:0] mgt_q, meq_q;               // group all ones / cut
     reg  [GS-1:0] mfl_q;                      // the cut: bits kept in the group
-    function [NG-1:0] grp_gt(input [UB-1:0] h);   // groups above h's
-        integer j;
-        for (j = 0; j < NG; j = j + 1)
-            grp_gt[j] = {{(32-UB){1'b0}}, h} + j > NG - 1;
-    endfunction
-    function [NG-1:0] grp_eq(input [UB-1:0] h);   // h's group
-        integer j;
-        for (j = 0; j < NG; j = j + 1)
-            grp_eq[j] = {{(32-UB){1'b0}}, h} + j == NG - 1;
-    endfunction
-    function [GS-1:0] cut_of(input [LB-1:0] l);   // bits at and above GS-1-l
-        integer f;
-        for (f = 0; f < GS; f = f + 1)
-            cut_of[f] = {{(32-LB){1'b0}}, l} + f >= GS - 1;
-    endfunction
+    // from the end's group h and low bits l, as shifts of constants (a
+    // decoder each, no arithmetic): groups above h's, h's group, and the
+    // bits at and above GS-1-l
+    wire [UB-1:0] e_h = s_endm1[LWL-1:LB];
+    wire [LB-1:0] e_l = s_endm1[LB-1:0];
+    wire [NG-1:0] mgt_d = s_endm1[LWL] ? ({NG{1'b1}} << ~e_h) << 1 : {NG{1'b0}};
+    wire [NG-1:0] meq_d = s_endm1[LWL] ? {{(NG-1){1'b0}}, 1'b1} << ~e_h : {NG{1'b0}};
+    wire [GS-1:0] mfl_d = {GS{1'b1}} << ~e_l;
     wire [LW-1:0] m_d;
     genvar gj, gf;
     generate
@@ -135,9 +128,9 @@ module trc_packer #(
             cfb_q     <= cfa_q;
             fh_q      <= flush_a_q && em1_hi;
             r_q       <= rotl(xa_q, {{(LWL-LB){1'b0}}, lo_q});
-            mgt_q     <= s_endm1[LWL] ? grp_gt(s_endm1[LWL-1:LB]) : {NG{1'b0}};
-            meq_q     <= s_endm1[LWL] ? grp_eq(s_endm1[LWL-1:LB]) : {NG{1'b0}};
-            mfl_q     <= cut_of(s_endm1[LB-1:0]);
+            mgt_q     <= mgt_d;
+            meq_q     <= meq_d;
+            mfl_q     <= mfl_d;
             m_q       <= m_d;
             kpb_q     <= keep_of(em1_lo);
             hi_q      <= em1_hi;
