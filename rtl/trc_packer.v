@@ -180,7 +180,6 @@ module trc_packer #(
     wire o_more = NC > 1 && m_axis_tvalid && oc_q != {OCW{1'b0}};
     wire o_ce   = !m_axis_tvalid || m_axis_tready;
     wire o_free = o_ce && !o_more;
-    wire           ld_s   = o_free && sv_q;
     wire [LW-1:0]  ld_w   = sv_q ? s_q : e_word;
     wire           ld_l   = sv_q ? slast_q : e_last;
     wire [OCW-1:0] ld_kb  = sv_q ? skb_q : e_kb;
@@ -188,11 +187,14 @@ module trc_packer #(
     wire [OCW-1:0] ld_oc  = NC > 1 ? ld_kb : NC_M1;
     wire [OCW-1:0] oc_dn  = oc_q - 1'b1;
 
+    // p_q's enable and selects are flops made a clock ahead (below): with
+    // 64 flops behind it, the enable is a long net (a global buffer on
+    // iCE40), so it starts at a flop
+    reg pen_q, ptm_q, pmr_q, pkp_q;
     always @(posedge clk) begin
-        if (fire)
-            p_q <= cpl_q ? r_q & m_q : flush_q ? {LW{1'b0}} : merge;
-        else if (go && tail_q)
-            p_q <= {LW{1'b0}};
+        if (pen_q)
+            p_q <= (r_q & m_q & {LW{ptm_q}}) | (r_q & ~m_q & {LW{pmr_q}}) |
+                   (p_q & {LW{pkp_q}});
         if (fire) begin
             tail_q <= flush_q && hi_q;
             tkb_q  <= kb_q;
@@ -225,10 +227,7 @@ module trc_packer #(
             sv_q          <= 1'b0;
             m_axis_tvalid <= 1'b0;
         end else begin
-            if (ld_s)
-                sv_q <= 1'b0;
-            else if (e_do && !o_free)
-                sv_q <= 1'b1;
+            sv_q <= !go_n;                    // a lane waits in the spare
             if (o_ce)
                 m_axis_tvalid <= o_more || sv_q || e_do;
         end
@@ -239,26 +238,44 @@ module trc_packer #(
     // record behind a tail that would make a second lane leave in the same
     // clock: rdy_q is that, one clock ahead, from the next state, and adv_q
     // also moves the stages when stage b will be empty. Written from flags
-    // made a stage ahead (cfa_q, cfb_q, fh_q), so each is a few inputs deep:
-    // a lane waits in the spare next clock if the output register does not
-    // take one now and one is there or leaves stage 1 (the tail, or the
-    // record in b); a tail follows a spilled flush that fires.
-    wire sv_n   = !o_free && (sv_q || tail_q || (v0_q && cfb_q));
+    // made a stage ahead (cfa_q, cfb_q, fh_q), so each is a few inputs deep.
+    // Only o_free comes from m_axis_tready; it enters last, through go_n
+    // (kept as a net): the spare lane is empty next clock if the output
+    // register takes a lane now or none is there or leaves stage 1 (the
+    // tail, or the record in b). A tail follows a spilled flush that fires.
+    wire busy   = sv_q || tail_q || (v0_q && cfb_q);
+    (* keep *) wire go_n;
+    assign go_n = o_free || !busy;
     wire tail_n = sv_q ? tail_q : v0_q && fh_q && !tail_q;
     wire cfb_n  = adv ? cfa_q : cfb_q;
-    wire rdy_n  = !sv_n && !(tail_n && cfb_n);
+    wire tk_n   = !(tail_n && cfb_n);
+    // p_q changes when a record fires or a tail leaves (then it clears); a
+    // firing record leaves r & m (it completes the lane), nothing (a flush)
+    // or merges r & ~m into the pending bits (or into none behind a tail)
+    wire fire_f  = !rst && (adv ? va_q : v0_q) && tk_n;   // fires if go_n
+    wire cpl_n   = adv ? cpl_a_q : cpl_q;
+    wire flush_n = adv ? flush_a_q : flush_q;
     always @(posedge clk) begin
-        rdy_q <= rst || rdy_n;
-        adv_q <= rst || rdy_n || (adv && !va_q);
+        rdy_q <= rst || (go_n && tk_n);
+        adv_q <= rst || (go_n && tk_n) || (adv && !va_q);
+        pen_q <= go_n && (fire_f || (!rst && tail_n));
+        ptm_q <= go_n && fire_f && cpl_n;
+        pmr_q <= go_n && fire_f && !cpl_n && !flush_n;
+        pkp_q <= go_n && fire_f && !cpl_n && !flush_n && !tail_n;
     end
 
 `ifdef TRC_ASSERT
     reg             past_stall_q;
+    reg             sv_ref_q;                 // sv_q by its plain rule
     reg [OUT_W-1:0] past_data_q;
     reg [KW-1:0]    past_keep_q;
     reg             past_last_q;
     always @(posedge clk) begin
         past_stall_q <= !rst && m_axis_tvalid && !m_axis_tready;
+        sv_ref_q     <= !rst && (o_free ? 1'b0 : e_do || sv_q);
+        if (!rst)
+            assert (sv_q == sv_ref_q)
+                else $error("%m: spare lane flag out of step with its rule");
         past_data_q  <= m_axis_tdata;
         past_keep_q  <= m_axis_tkeep;
         past_last_q  <= m_axis_tlast;
@@ -278,6 +295,11 @@ module trc_packer #(
                     (!v0_q || (cfb_q == (flush_q || cpl_q) && fh_q == (flush_q && hi_q))) &&
                     (!va_q || cfa_q == (flush_a_q || cpl_a_q)))
                 else $error("%m: registered readiness out of step with the state");
+        if (!rst)
+            assert (pen_q == (fire || (go && tail_q)) && ptm_q == (fire && cpl_q) &&
+                    pmr_q == (fire && !cpl_q && !flush_q) &&
+                    pkp_q == (fire && !cpl_q && !flush_q && !tail_q))
+                else $error("%m: registered p_q selects out of step with the state");
         if (!rst)
             assert (!(sv_q && !m_axis_tvalid))
                 else $error("%m: spare lane full with the output register empty");
