@@ -162,21 +162,20 @@ module trc_dictm #(
     // its change is not known yet, but a SYNC changes nothing). Whether the
     // record 1 ahead (in A now) is a SYNC is known too: stage A then only
     // selects.
-    wire [3:0]   dl  = dh_q & dlo_q;
+    wire [2:0]   dl  = dh_q[2:0] & dlo_q[2:0];   // [3]: in o1 below
     wire [N-1:0] ril = rid_q & {N{riz_q}};
-    wire [N-1:0] raw = rawh_q & rawl_q;
     wire [N-1:0] eqb_d;
     // ---- stage A: for the record 2 ahead (1 past K), then (in the loop)
     // the change of the one in stage K
     wire [N-1:0] xa, e_d;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_fix
-            // eqb = s23 ? ril : c ? dl2 : old, built as two-level terms
-            // (o1, o2, then old and pre) meeting in a third level; left to
-            // itself, ABC shares dl[3] and makes old a level deeper
+            // eqb = s23 ? ril : c ? dl2 : old, in three LUT levels: o1, o2
+            // (and dl[2]) from registers, then old and pre, then eqb; left
+            // to itself, ABC shares dl[3] and makes o1 a level deeper
             (* keep *) wire o1, o2, old, pre;
-            assign o1  = c2_q[g] && dl[3];
-            assign o2  = !c2_q[g] && raw[g];
+            assign o1  = c2_q[g] && dh_q[3] && dlo_q[3];
+            assign o2  = !c2_q[g] && rawh_q[g] && rawl_q[g];
             assign old = clr2_q ? ril[g] : o1 || o2;
             assign pre = s23_q ? ril[g] : c_q[g] && dl[2];
             wire   tk  = s23_q || c_q[g];
