@@ -180,6 +180,7 @@ module trc_packer #(
     wire o_more = NC > 1 && m_axis_tvalid && oc_q != {OCW{1'b0}};
     wire o_ce   = !m_axis_tvalid || m_axis_tready;
     wire o_free = o_ce && !o_more;
+    (* keep *) wire go_n;                     // the spare lane is empty next clock (below)
     wire [LW-1:0]  ld_w   = sv_q ? s_q : e_word;
     wire           ld_l   = sv_q ? slast_q : e_last;
     wire [OCW-1:0] ld_kb  = sv_q ? skb_q : e_kb;
@@ -244,7 +245,6 @@ module trc_packer #(
     // register takes a lane now or none is there or leaves stage 1 (the
     // tail, or the record in b). A tail follows a spilled flush that fires.
     wire busy   = sv_q || tail_q || (v0_q && cfb_q);
-    (* keep *) wire go_n;
     assign go_n = o_free || !busy;
     wire tail_n = sv_q ? tail_q : v0_q && fh_q && !tail_q;
     wire cfb_n  = adv ? cfa_q : cfb_q;
