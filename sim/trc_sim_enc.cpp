@@ -40,6 +40,7 @@ struct Opts {
     bool junk = false;     // random values in the unused info bits
     size_t reserved = 0;   // insert a reserved-type record after every N
     double min_rate = 0;   // fail when records/cycle ends below this
+    size_t violate = 0;    // change the N-th input beat held while stalled
 };
 
 void usage(void)
@@ -47,7 +48,8 @@ void usage(void)
     fprintf(stderr,
             "usage: trc_sim_enc TRACE [--out-w 8|16|32|64] [--records N] [--stall-in P]\n"
             "       [--stall-out P] [--seed S] [--wave F.fst] [--map-ids] [--reset-at K]\n"
-            "       [--sync-every N] [--end-every N] [--junk] [--reserved N] [--min-rate R]\n");
+            "       [--sync-every N] [--end-every N] [--junk] [--reserved N] [--min-rate R]\n"
+            "       [--violate N]\n");
 }
 
 bool parse(int argc, char **argv, Opts &o)
@@ -85,6 +87,8 @@ bool parse(int argc, char **argv, Opts &o)
                 o.reserved = strtoull(v, nullptr, 0);
             else if (a == "--min-rate")
                 o.min_rate = strtod(v, nullptr);
+            else if (a == "--violate")
+                o.violate = strtoull(v, nullptr, 0);
             else
                 return false;
         } else if (!o.trace) {
@@ -239,6 +243,8 @@ int run(const Opts &o)
 
     size_t next = 0;          // next raw record to present
     bool presenting = false;
+    bool held = false;        // last cycle's input beat was not taken
+    size_t held_beats = 0;    // cycles with a beat held (--violate)
     uint64_t junk = 0;
     size_t got = 0, fpos = 0; // bytes checked in x, next flush boundary
     uint64_t total_bytes = 0;
@@ -273,10 +279,15 @@ int run(const Opts &o)
             }
             top->s_axis_tvalid = presenting;
             top->s_axis_tdata = presenting ? sim_pack(p, raw[next]) | junk : rng.next() & 0xffff;
+            // --violate: break the AXI-Stream rule once, so that the RTL's
+            // handshake assertion must fire (the harness then fails)
+            if (held && ++held_beats == o.violate)
+                top->s_axis_tdata ^= 1;
         }
         top->m_axis_tready = !rng.chance(o.stall_out);
         top->eval();
         bool in_fire = !rst && top->s_axis_tvalid && top->s_axis_tready;
+        held = !rst && top->s_axis_tvalid && !top->s_axis_tready;
         bool out_fire = !rst && top->m_axis_tvalid && top->m_axis_tready;
 
         if (out_fire) {
