@@ -4,3 +4,5 @@ set -u
 cd "$(dirname "$0")/.."
 build/unit_model
 build/asan/unit_model | sed 's/^\(not \)\{0,1\}ok /&asan_/'
+build/unit_lines
+build/asan/unit_lines | sed 's/^\(not \)\{0,1\}ok /&asan_/'
