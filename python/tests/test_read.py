@@ -131,6 +131,14 @@ def test_dataframe(tmp_path):
     assert isinstance(trc.load(p), pd.DataFrame)
 
 
+def test_load_without_pandas(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas fails
+    arr = trc.load(write(tmp_path, "hand.txt", HAND))
+    assert isinstance(arr, np.ndarray) and len(arr) == 8
+    with pytest.raises(ImportError, match="pandas"):
+        trc.read_dataframe(tmp_path / "hand.txt")
+
+
 def test_timebase_from_trace_line(tmp_path):
     p = write(tmp_path, "tb.txt", b"# trc-timebase clock=monotonic tick_ns=10 t0_ns=5000\n"
               + HAND)
