@@ -479,10 +479,11 @@ int run(Harness &h, size_t n_events, unsigned n_resets, uint64_t min_redo, uint6
     // LOST records trc_core dropped count one each there; the rest of their
     // count went again: redo = drops seen - LOST total (without resets)
     long long redo = (long long)(h.cpu_drops + h.core_drops) - (long long)res.lost_sum;
-    printf("ratio cpu:trc periods %.0f:%.0f events %zu delivered %llu crossing-drops %llu "
+    printf("clocks cpu:trc %g:%g (periods %.0f:%.0f) events %zu delivered %llu crossing-drops %llu "
            "core-drops %llu lost-records %llu lost-total %llu ignored-in-reset %llu resets %u "
            "LOST-redo %lld latency trc-edges %lld..%lld (%.2f..%.2f trc periods after the "
            "CPU edge) bytes %zu seed %llu\n",
+           h.per_trc / std::min(h.per_cpu, h.per_trc), h.per_cpu / std::min(h.per_cpu, h.per_trc),
            h.per_cpu, h.per_trc, h.evs.size(), (unsigned long long)res.delivered,
            (unsigned long long)dropped, (unsigned long long)h.core_drops,
            (unsigned long long)res.lost_recs, (unsigned long long)res.lost_sum,
