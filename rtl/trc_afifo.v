@@ -108,10 +108,17 @@ module trc_afifo #(
     assign m_axis_tvalid = !empty_q && !m_hold;
     assign m_axis_tdata  = out_q;
 
+    // Both outcomes computed from flops, chosen by rd last: rd comes late
+    // (from the reader's decision), the rest does not wait for it.
+    wire [AW:0] rbin_inc  = rbin_q + 1'b1;
+    wire [AW:0] rgray_inc = (rbin_inc >> 1) ^ rbin_inc;
+    wire        empty_inc = rgray_inc == wgray_m;
+    wire        empty_now = rgray_q == wgray_m;
+
     always @* begin
-        rbin_d  = rbin_q + {{AW{1'b0}}, rd};
-        rgray_d = (rbin_d >> 1) ^ rbin_d;
-        empty_d = rgray_d == wgray_m;
+        rbin_d  = rd ? rbin_inc : rbin_q;
+        rgray_d = rd ? rgray_inc : rgray_q;
+        empty_d = rd ? empty_inc : empty_now;
     end
 
     always @(posedge m_clk) begin

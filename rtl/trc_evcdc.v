@@ -73,15 +73,23 @@ module trc_evcdc #(
     );
 
     // ---- CPU side: one word a clock, LOST before the event, flush last -----
+    // The drop count is one adder from a register: next = count + K, K one
+    // of 1, 0 (a drop or not), 1 - VMAX, -VMAX (a full LOST word written,
+    // with or without a drop); a LOST word of the whole count (count <=
+    // VMAX) leaves just this cycle's drop. The three flags the decisions
+    // read (count not 0, above VMAX, at its maximum) are flops.
     reg  [CW-1:0] lc_q, lc_d;               // events dropped, not yet sent
+    reg           lnz_q, lbig_q, lmax_q;    // lc_q != 0, > VMAX, all ones
     reg           fl_q, fl_d;               // flush pending
-    wire          lost_nz = lc_q != {CW{1'b0}};
-    wire          lost_big = lc_q > {{(CW-VAL_W){1'b0}}, VMAX};
-    wire [VAL_W-1:0] lost_n = lost_big ? VMAX : lc_q[VAL_W-1:0];
-    wire          wr_lost = s_ready && lost_nz;
-    wire          wr_ev   = s_ready && !lost_nz && ev_valid;
-    wire          wr_fl   = s_ready && !lost_nz && !ev_valid && fl_q;
+    wire [VAL_W-1:0] lost_n = lbig_q ? VMAX : lc_q[VAL_W-1:0];
+    wire          wr_lost = s_ready && lnz_q;
+    wire          wr_ev   = s_ready && !lnz_q && ev_valid;
+    wire          wr_fl   = s_ready && !lnz_q && !ev_valid && fl_q;
     wire          drop    = ev_valid && !wr_ev && !s_rst;
+    localparam [CW-1:0] VMAX_CW = {{(CW-VAL_W){1'b0}}, VMAX};
+    wire [CW-1:0] k_add   = wr_lost ? {{(CW-1){1'b0}}, drop} - VMAX_CW
+                          : {{(CW-1){1'b0}}, drop && !lmax_q};
+    wire [CW-1:0] lc_sum  = lc_q + k_add;
 
     assign s_valid = wr_lost || wr_ev || wr_fl;
     assign s_data  = wr_lost ? {TAG_LOST, lost_info(lost_n)}
@@ -91,21 +99,23 @@ module trc_evcdc #(
     assign ev_rst  = s_rst;
 
     always @* begin
-        lc_d = lc_q;
-        if (wr_lost)
-            lc_d = lc_d - {{(CW-VAL_W){1'b0}}, lost_n};
-        if (drop && !(&lc_d))
-            lc_d = lc_d + 1'b1;             // saturates at 2^CW-1
+        lc_d = (wr_lost && !lbig_q) ? {{(CW-1){1'b0}}, drop} : lc_sum;
         fl_d = (fl_q && !wr_fl) || ev_flush;
     end
 
     always @(posedge ev_clk) begin
         if (s_rst) begin
-            lc_q <= {CW{1'b0}};
-            fl_q <= 1'b0;
+            lc_q   <= {CW{1'b0}};
+            lnz_q  <= 1'b0;
+            lbig_q <= 1'b0;
+            lmax_q <= 1'b0;
+            fl_q   <= 1'b0;
         end else begin
-            lc_q <= lc_d;
-            fl_q <= fl_d;
+            lc_q   <= lc_d;
+            lnz_q  <= lc_d != {CW{1'b0}};
+            lbig_q <= lc_d > VMAX_CW;
+            lmax_q <= &lc_d;
+            fl_q   <= fl_d;
         end
     end
 
@@ -125,7 +135,9 @@ module trc_evcdc #(
     wire             gap = o_drop;          // trc_core dropped: a clock off
     wire             rest = lost_dropped ? n_q != {{(VAL_W-1){1'b0}}, 1'b1} : rest_q;
     wire [VAL_W-1:0] rest_n = lost_dropped ? n_q - 1'b1 : rn_q;
-    wire             hold = gap || rest;    // no word taken from the FIFO
+    // (rest without a drop is rest_q: a word is taken unless trc_core
+    // dropped in this clock or a rest waits)
+    wire             hold = o_drop || rest_q;
     wire [1:0]       tag = m_data[W-1:W-2];
     wire             take = m_valid && !hold;
 
@@ -155,11 +167,27 @@ module trc_evcdc #(
     end
 
 `ifdef TRC_ASSERT
-    // The CPU side writes only with room; a LOST word carries 1..VMAX.
+    // The CPU side writes only with room; a LOST word carries 1..VMAX; the
+    // flags agree with the count (once the CPU side has been reset: s_rst
+    // high for SYNC_N + 1 clocks in a row).
+    integer s_n;
+    reg     s_live_q;
+    initial begin
+        s_n = 0;
+        s_live_q = 1'b0;
+    end
+    always @(posedge ev_clk) begin
+        s_n      <= s_rst ? s_n + 1 : 0;
+        s_live_q <= s_live_q || s_n > SYNC_N;
+    end
     always @(posedge ev_clk)
-        if (!s_rst)
+        if (s_live_q && !s_rst) begin
             assert (!s_valid || (s_ready && (!wr_lost || lost_n != {VAL_W{1'b0}})))
                 else $error("%m: word written without room, or an empty LOST");
+            assert (lnz_q == (lc_q != {CW{1'b0}}) && lbig_q == (lc_q > VMAX_CW) &&
+                    lmax_q == &lc_q)
+                else $error("%m: a drop count flag disagrees with the count");
+        end
     always @(posedge clk)
         if (!rst)
             assert (!(o_valid && lost_q) || n_q != {VAL_W{1'b0}})
