@@ -78,10 +78,16 @@ module trc_afifo #(
 
     assign s_axis_tready = !full_q && !s_rst;
 
+    // Both outcomes from flops, chosen by wr last (as on the read side).
+    wire [AW:0] wbin_inc  = wbin_q + 1'b1;
+    wire [AW:0] wgray_inc = (wbin_inc >> 1) ^ wbin_inc;
+    wire        full_inc  = wgray_inc == (rgray_s ^ FULL_X);
+    wire        full_now  = wgray_q == (rgray_s ^ FULL_X);
+
     always @* begin
-        wbin_d  = wbin_q + {{AW{1'b0}}, wr};
-        wgray_d = (wbin_d >> 1) ^ wbin_d;
-        full_d  = wgray_d == (rgray_s ^ FULL_X);
+        wbin_d  = wr ? wbin_inc : wbin_q;
+        wgray_d = wr ? wgray_inc : wgray_q;
+        full_d  = wr ? full_inc : full_now;
     end
 
     always @(posedge s_clk) begin

@@ -143,15 +143,18 @@ module trc_evcdc #(
 
     assign m_ready = !hold;
 
+    // (The data registers are chosen by rest_q alone: a rest is presented
+    // when rest_q is set and trc_core drops nothing in that clock, and
+    // otherwise o_valid is low. Only the valid bits wait for o_drop.)
     always @(posedge clk) begin
-        if (!gap && rest) begin
-            o_info <= lost_info(rest_n);
-            n_q    <= rest_n;
+        if (rest_q) begin
+            o_info <= lost_info(rn_q);
+            n_q    <= rn_q;
         end else begin
             o_info <= tag == TAG_LOST ? lost_info(m_data[VAL_W-1:0]) : m_data[INFO_W-1:0];
             n_q    <= m_data[VAL_W-1:0];
         end
-        o_os <= (!gap && rest) || tag[0] || tag[1];   // (a flush is not presented)
+        o_os <= rest_q || tag[0] || tag[1];   // (a flush is not presented)
         rn_q <= rest_n;
         if (rst) begin
             o_valid <= 1'b0;
