@@ -37,6 +37,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAPER = {"NT": 23, "FID_W": 15, "TYPE_W": 7, "VAL_W": 16, "ND_F": 3, "ND_T": 3, "ND_V": 3}
 TRC_RTL = "rtl/trc_*.v"
 LZ4_RTL = "rtl/lz4/trc_lz4_*.v"
+# PicoRV32 (docs/soc.md): its Verilog from the pythondata-cpu-picorv32
+# package, never copied here; the traced system adds soc/trc_soc_cpu.v.
+SOC_RTL = "rtl/trc_*.v soc/trc_soc_cpu.v @picorv32"
+# designs whose sources need a define: PicoRV32's RVFI ports (in the CPU-alone
+# row they have no load, and synthesis removes them)
+DEFINES = {"picorv32": ["RISCV_FORMAL"], "soc_paper": ["RISCV_FORMAL"],
+           "soc_stack": ["RISCV_FORMAL"]}
 
 # name: (core top, wrapper top, rtl glob, parameters, label)
 DESIGNS = {
@@ -56,7 +63,32 @@ DESIGNS = {
                 {"WIN_BITS": 12, "OUT_AW": 11, "LIT_AW": 9}, "LZ4 baseline, 4 KB window"),
     "lz4_w16": ("trc_lz4_core", "trc_fpga_lz4", LZ4_RTL,
                 {"WIN_BITS": 16, "OUT_AW": 11, "LIT_AW": 9}, "LZ4 baseline, 64 KB window"),
+    "picorv32": ("trc_soc_cpu", "trc_fpga_soc", SOC_RTL, {"TRACE": 0},
+                 "PicoRV32 alone (rv32im, IRQ): trc_soc_cpu with TRACE=0"),
+    "soc_paper": ("trc_soc_cpu", "trc_fpga_soc", SOC_RTL, dict(PAPER, OUT_W=64, MODE=0),
+                  "PicoRV32 + trc_rvfi + trc_core, paper mode, OUT_W=64"),
+    "soc_stack": ("trc_soc_cpu", "trc_fpga_soc", SOC_RTL, dict(PAPER, OUT_W=64, MODE=1),
+                  "PicoRV32 + trc_rvfi + trc_core, stack mode (SK 9, SD 16), OUT_W=64"),
 }
+# the CPU row each traced-system row is compared with (tracer cost)
+CPU_OF = {"soc_paper": "picorv32", "soc_stack": "picorv32"}
+
+
+def pico_v():
+    """picorv32.v of the installed pythondata-cpu-picorv32 package."""
+    import pythondata_cpu_picorv32 as pico
+    return os.path.join(pico.data_location, "picorv32.v")
+
+
+def rtl_files(spec):
+    """Source files of a design: globs under ROOT, and @picorv32 for the package's."""
+    out = []
+    for g in spec.split():
+        if g == "@picorv32":
+            out.append(pico_v())
+        else:
+            out += sorted(os.path.relpath(f, ROOT) for f in glob.glob(os.path.join(ROOT, g)))
+    return out
 # dev: (arch, nextpnr command line without the netlist, target MHz)
 DEVICES = {
     "hx8k": ("ice40", ["nextpnr-ice40", "--hx8k", "--package", "ct256", "--pcf",
@@ -88,11 +120,11 @@ def yosys_cmd(arch):
 
 def synth_script(design, arch, top, json_out=None):
     core, _wrap, rtl, params, _ = DESIGNS[design]
-    files = " ".join(sorted(glob.glob(os.path.join(ROOT, rtl))))
-    files = " ".join(os.path.relpath(f, ROOT) for f in files.split())
+    files = " ".join(rtl_files(rtl))
     if top != core:
         files += " fpga/%s.v" % top
-    s = "read_verilog -sv %s; " % files
+    defs = "".join(" -D%s" % d for d in DEFINES.get(design, []))
+    s = "read_verilog%s -sv %s; " % (defs, files)
     s += "".join("chparam -set %s %d %s; " % (k, v, top) for k, v in params.items())
     if arch == "ice40":
         s += "synth_ice40 -top %s" % top

@@ -71,43 +71,43 @@ module trc_rvfi #(
     generate
         if (FID_W < 2 || FID_W > 31) begin : g_bad_fid_w
 `ifndef __ICARUS__
-            $error("%m: trc_rvfi FID_W must be 2..31");
+            $error("trc_rvfi: FID_W must be 2..31");
 `endif
             trc_bad_param_FID_W u_stop ();
         end
         if (TYPE_W < 4 || TYPE_W > 16) begin : g_bad_type_w
 `ifndef __ICARUS__
-            $error("%m: trc_rvfi TYPE_W must be 4..16 (the top 8 types are taken)");
+            $error("trc_rvfi: TYPE_W must be 4..16 (the top 8 types are taken)");
 `endif
             trc_bad_param_TYPE_W u_stop ();
         end
         if (VAL_W < 1 || VAL_W > 32) begin : g_bad_val_w
 `ifndef __ICARUS__
-            $error("%m: trc_rvfi VAL_W must be 1..32");
+            $error("trc_rvfi: VAL_W must be 1..32");
 `endif
             trc_bad_param_VAL_W u_stop ();
         end
         if (ID_SHIFT < 1 || ID_SHIFT > 2 || ID_SHIFT + FID_W > 32) begin : g_bad_shift
 `ifndef __ICARUS__
-            $error("%m: trc_rvfi ID_SHIFT must be 1 or 2, ID_SHIFT+FID_W <= 32");
+            $error("trc_rvfi: ID_SHIFT must be 1 or 2, ID_SHIFT+FID_W <= 32");
 `endif
             trc_bad_param_ID_SHIFT u_stop ();
         end
         if (SD_AW < 1 || SD_AW > 8) begin : g_bad_sd_aw
 `ifndef __ICARUS__
-            $error("%m: trc_rvfi SD_AW must be 1..8");
+            $error("trc_rvfi: SD_AW must be 1..8");
 `endif
             trc_bad_param_SD_AW u_stop ();
         end
         if (SP_W < 4 || SP_W > 32) begin : g_bad_sp_w
 `ifndef __ICARUS__
-            $error("%m: trc_rvfi SP_W must be 4..32");
+            $error("trc_rvfi: SP_W must be 4..32");
 `endif
             trc_bad_param_SP_W u_stop ();
         end
         if (QAW < 1 || QAW > 8) begin : g_bad_qaw
 `ifndef __ICARUS__
-            $error("%m: trc_rvfi QAW must be 1..8");
+            $error("trc_rvfi: QAW must be 1..8");
 `endif
             trc_bad_param_QAW u_stop ();
         end

