@@ -38,7 +38,7 @@ $(SOC_DIR)/fw/fw.sym: $(SOC_DIR)/fw/fw.elf soc/elf_symmap.py
 # Builds: the tracer in paper mode and in stack mode
 SOC_SETS   := paper stack
 SOC_P_paper := MODE=0
-SOC_P_stack := MODE=1
+SOC_P_stack := MODE=1 SK=9 SD=16
 SOC_V := soc/trc_soc.v soc/trc_soc_cpu.v $(wildcard rtl/trc_*.v)
 SOC_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique \
               --timescale 1ns/1ps +define+TRC_ASSERT +define+RISCV_FORMAL \
@@ -61,3 +61,14 @@ DEMO_DEPS += soc-deps
 
 soc-run: soc-deps
 	soc/run.sh paper 0 $(SOC_DIR)/run
+
+# Directed tests of trc_rvfi alone (soc/trc_rvfi_sim.cpp): 4-entry shadow
+# stack, compressed forms, ids from 2-byte-aligned addresses
+RVFI_P := SD_AW=2 RVC=1 ID_SHIFT=1 QAW=2
+$(SOC_DIR)/rvfi/Vtrc_rvfi: rtl/trc_rvfi.v rtl/trc_fifo.v soc/trc_rvfi_sim.cpp rtl/lint.vlt
+	@mkdir -p $(@D)
+	verilator --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique \
+	  +define+TRC_ASSERT rtl/lint.vlt --top-module trc_rvfi $(addprefix -G,$(RVFI_P)) \
+	  -CFLAGS -O1 -Mdir $(@D) -o Vtrc_rvfi rtl/trc_rvfi.v rtl/trc_fifo.v \
+	  $(CURDIR)/soc/trc_rvfi_sim.cpp > $(@D)/build.log 2>&1 || { cat $(@D)/build.log; exit 1; }
+soc-deps: $(SOC_DIR)/rvfi/Vtrc_rvfi

@@ -4,12 +4,14 @@
 // workload number (+workload=N) and the trace stream on m_axis. Memory map: docs/soc.md.
 // Parameters:
 //   MEM_AW  - RAM address bits in words (2^MEM_AW x 4 bytes)
-//   MODE, OUT_W, FIFO_AW, SD_AW - passed to trc_soc_cpu (the tracer instance)
+//   MODE, SK, SD, OUT_W, FIFO_AW, SD_AW - passed to trc_soc_cpu (the tracer)
 `default_nettype none
 
 module trc_soc #(
     parameter MEM_AW  = 14,
     parameter MODE    = 0,
+    parameter SK      = 9,
+    parameter SD      = 16,
     parameter OUT_W   = 64,
     parameter FIFO_AW = 4,
     parameter SD_AW   = 5,
@@ -115,7 +117,7 @@ module trc_soc #(
     end
 
     trc_soc_cpu #(
-        .MODE(MODE), .OUT_W(OUT_W), .FIFO_AW(FIFO_AW), .SD_AW(SD_AW)
+        .MODE(MODE), .SK(SK), .SD(SD), .OUT_W(OUT_W), .FIFO_AW(FIFO_AW), .SD_AW(SD_AW)
     ) u_sys (
         .clk(clk), .rst(rst),
         .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready),
