@@ -155,8 +155,8 @@ int run(const char *hex, unsigned workload, const char *out_path, const char *ua
             drops++;
         if (top->trace_gap)
             gaps++;
-        if (top->retire)
-            retired++;
+        if (top->retire && !exited)
+            retired++; // up to the exit store: not _exit's idle loop
         if (top->uart_valid)
             uart.push_back((char)top->uart_data);
         if (top->exit_valid && !exited) {
