@@ -404,7 +404,7 @@ def cmd_report(d, carry=None):
         pnr.setdefault((r["design"], r["dev"]), []).append(r)
     rows = []
     for design in DESIGNS:
-        p = perf["designs"][design]
+        p = perf["designs"].get(design)  # none for the CPU rows (no trace throughput)
         for dev in ["hx8k", "up5k", "ecp5-6", "ecp5-8", "xc4v"]:
             arch = "xc4v" if dev == "xc4v" else DEVICES[dev][0]
             s = syn.get((design, arch))
@@ -433,6 +433,7 @@ def cmd_report(d, carry=None):
                         row["wrapper_cost"] = {k: best.get(k, 0) - s.get(k, 0)
                                                for k in ("lut4", "ff", "carry", "bram")}
                     row["commands"] = [best.get("synth_command"), best.get("pnr_command")]
+                if fm and p:  # trace throughput: not for the CPU rows
                     bpc = p["units_per_clock"]
                     row["throughput_gbps_median"] = round(bpc * p["bits_per_unit"] *
                                                           row["fmax_median"] / 1000, 3)
@@ -652,6 +653,8 @@ def summary_table(rep):
         hx = byk.get((d, "hx8k")) or {}
         hs = hx.get("core_synth") or {}
         e8 = byk.get((d, "ecp5-8")) or {}
+        if d in CPU_OF or d in CPU_OF.values():
+            continue  # the CPU rows: reports/soc.md
         key = {"lz4_w12": "lz4_w12_bytes", "lz4_w16": "lz4_w16_bytes",
                "trc_stack_w64": "trc_stack_bytes",
                "trc_stack8_w64": "trc_stack8_bytes"}.get(d, "trc_bytes")
@@ -759,7 +762,8 @@ def area_ratio(a, b):
 def chart(rep):
     """SVG, one line per core and device: area (LUT4-equivalents, block RAM bits / 16)
     and input throughput at the median Fmax, side by side."""
-    rows = [r for r in rep["rows"] if r["dev"] != "xc4v" and r.get("fmax_median")]
+    rows = [r for r in rep["rows"] if r["dev"] != "xc4v" and r.get("fmax_median")
+            and r.get("throughput_gbps_median") is not None]
     W, top, rh, lab = 980, 56, 20, 300
     pw = (W - lab - 40) // 2
     H = top + rh * len(rows) + 30
