@@ -5,13 +5,11 @@
 // the firmware writes the exit register the harness pulses trace_flush and
 // drains the stream. Then every output byte is compared with the C model's
 // encoding of those events (deltas from their clocks, TIME_EXT as the model
-// lowers them, then END a clock after the flush pulse), the stream is decoded with the model, and the run's
-// figures are printed: clocks, retired instructions, events per clock, trace
+// lowers them, then END a clock after the flush pulse), the stream is decoded
+// with the model, and the run's figures are printed: clocks, retired instructions, events per clock, trace
 // bits per retired instruction and per clock (peak over 1024-clock windows).
 //
-// usage: Vtrc_soc FW.hex [--workload N] [--out STREAM.bin] [--uart LOG]
-//        [--stall-out P] [--seed S] [--max-cycles N]
-// Returns 0 on success, 1 on any difference (first byte offset and event),
+// `Vtrc_soc --help` prints the options. Returns 0 on success, 1 on any difference (first byte offset and event),
 // a trap, a dropped event or a firmware that does not exit.
 #include <memory>
 #include <string>
@@ -19,6 +17,8 @@
 #include "Vtrc_soc.h"
 #include "verilated.h"
 
+#include "trc_sim_axis.h"
+#include "trc_sim_opts.h"
 #include "trc_sim_util.h"
 
 #ifndef TRC_P_OUT_W
@@ -88,239 +88,267 @@ bool model_stream(const trc_params &p, const std::vector<Ev> &evs, uint64_t flus
     return lowered(end, flush_cycle + 1); // trc_core registers the flush: END a clock later
 }
 
-int run(const char *hex, unsigned workload, const char *out_path, const char *uart_path,
-        double stall_out, uint64_t seed, uint64_t max_cycles)
+struct Opts {
+    const char *hex = nullptr, *out = nullptr, *uart = nullptr;
+    uint64_t workload = 0, seed = 1, max_cycles = 200000000ull;
+    double stall_out = 0;
+};
+
+std::vector<SimOpt> opt_table(Opts &o)
 {
-    const trc_params p = sim_params();
-    const unsigned iw = sim_info_w(p), out_w = TRC_P_OUT_W, kw = out_w / 8;
-    auto ctx = std::make_unique<VerilatedContext>();
-    std::string a_fw = std::string("+firmware=") + hex;
-    std::string a_wl = "+workload=" + std::to_string(workload);
-    const char *argv[] = {"Vtrc_soc", a_fw.c_str(), a_wl.c_str()};
-    ctx->commandArgs(3, argv);
-    ctx->randReset(2);
-    ctx->randSeed((int)(seed & 0x7fffffff));
-    ctx->fatalOnError(false);
-    auto top = std::make_unique<Vtrc_soc>(ctx.get(), "top");
-    SimRng rng(seed);
+    return {
+        {"--workload", SimOpt::UINT, &o.workload, "N  0 all, 1 recursion, 2 sort, 3 calculator"},
+        {"--out", SimOpt::STR, &o.out, "F  write the trace stream to F"},
+        {"--uart", SimOpt::STR, &o.uart, "F  write the firmware's UART output to F"},
+        {"--stall-out", SimOpt::DOUBLE, &o.stall_out, "P  chance of a cycle without tready"},
+        {"--seed", SimOpt::UINT, &o.seed, "S  seeds stalls and initial state"},
+        {"--max-cycles", SimOpt::UINT, &o.max_cycles, "N  give up after N clocks"},
+    };
+}
 
-    std::vector<Ev> evs;
-    std::vector<uint8_t> bytes;
-    std::string uart;
-    uint64_t cycle = 0, retired = 0, drops = 0, gaps = 0, tlasts = 0;
-    uint64_t flush_cycle = UINT64_MAX, quiet = 0, exit_code = 0;
-    uint64_t win_bits = 0, win_start = 0, peak_bits = 0, n_fn = 0, n_os = 0;
-    int rc = 0;
-    bool exited = false;
+// ---- drive and check: the firmware runs to its exit, then every byte
 
-    top->rst = 1;
-    top->m_axis_tready = 0;
-    top->trace_flush = 0;
-    for (int i = 0; i < 8; i++) {
-        top->clk = 0;
-        top->eval();
-        top->clk = 1;
-        top->eval();
+class Bench {
+  public:
+    explicit Bench(const Opts &o)
+        : o_(o), p_(sim_params()), iw_(sim_info_w(p_)), axis_(TRC_P_OUT_W), rng_(o.seed)
+    {
     }
-    for (;;) {
+
+    void setup()
+    {
+        ctx_ = std::make_unique<VerilatedContext>();
+        a_fw_ = std::string("+firmware=") + o_.hex;
+        a_wl_ = "+workload=" + std::to_string(o_.workload);
+        const char *argv[] = {"Vtrc_soc", a_fw_.c_str(), a_wl_.c_str()};
+        ctx_->commandArgs(3, argv);
+        ctx_->randReset(2);
+        ctx_->randSeed((int)(o_.seed & 0x7fffffff));
+        ctx_->fatalOnError(false);
+        top_ = std::make_unique<Vtrc_soc>(ctx_.get(), "top");
+    }
+
+    int run()
+    {
+        reset();
+        int rc = 0;
+        bool done = false;
+        while (rc == 0 && !done)
+            rc = cycle(done);
+        top_->final();
+        fputs(uart_.c_str(), stdout);
+        if (o_.uart && !write_file(o_.uart, uart_.data(), uart_.size()))
+            rc = rc ? rc : 2;
+        if (o_.out && !write_file(o_.out, bytes_.data(), bytes_.size()))
+            rc = rc ? rc : 2;
+        return rc ? rc : check();
+    }
+
+  private:
+    const Opts &o_;
+    const trc_params p_;
+    const unsigned iw_;
+    SimAxisOut axis_;
+    SimRng rng_;
+    std::string a_fw_, a_wl_;
+    std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<Vtrc_soc> top_;
+
+    std::vector<Ev> evs_;
+    std::vector<uint8_t> bytes_;
+    std::string uart_;
+    uint64_t cycle_ = 0, retired_ = 0, drops_ = 0, gaps_ = 0, tlasts_ = 0;
+    uint64_t flush_cycle_ = UINT64_MAX, quiet_ = 0, exit_code_ = 0;
+    uint64_t win_bits_ = 0, win_start_ = 0, peak_bits_ = 0, n_fn_ = 0, n_os_ = 0;
+    bool exited_ = false;
+
+    void reset()
+    {
+        top_->rst = 1;
+        top_->m_axis_tready = 0;
+        top_->trace_flush = 0;
+        for (int i = 0; i < 8; i++) {
+            top_->clk = 0;
+            top_->eval();
+            top_->clk = 1;
+            top_->eval();
+        }
+    }
+
+    // The adapter's event of this clock, as a trace record.
+    void record_event()
+    {
+        uint64_t d = top_->ev_data;
+        Ev v;
+        v.cycle = cycle_;
+        v.r.delta = 0;
+        v.r.b = 0;
+        if ((d >> iw_) & 1) {
+            v.r.kind = TRC_OS;
+            v.r.a = (uint32_t)((d >> p_.val_w) & ((1u << p_.type_w) - 1));
+            v.r.b = (uint32_t)(d & ((1ull << p_.val_w) - 1));
+            n_os_++;
+        } else {
+            v.r.kind = (d >> p_.fid_w) & 1 ? TRC_EXIT : TRC_ENTRY;
+            v.r.a = (uint32_t)(d & ((1u << p_.fid_w) - 1));
+            n_fn_++;
+        }
+        evs_.push_back(v);
+    }
+
+    // One clock: 0 to go on, 1 on a trap, a bad beat, an assertion or a
+    // timeout; done once the stream has drained after the flush.
+    int cycle(bool &done)
+    {
         // ---- falling edge: drive inputs, sample this clock's outputs
-        top->clk = 0;
-        top->rst = 0;
-        top->eval();
-        bool flush = exited && flush_cycle == UINT64_MAX;
+        top_->clk = 0;
+        top_->rst = 0;
+        top_->eval();
+        bool flush = exited_ && flush_cycle_ == UINT64_MAX;
         if (flush)
-            flush_cycle = cycle;
-        top->trace_flush = flush;
-        top->m_axis_tready = flush_cycle != UINT64_MAX || !rng.chance(stall_out);
-        top->eval();
-        if (top->ev_valid) {
-            uint64_t d = top->ev_data;
-            Ev v;
-            v.cycle = cycle;
-            v.r.delta = 0;
-            v.r.b = 0;
-            if ((d >> iw) & 1) {
-                v.r.kind = TRC_OS;
-                v.r.a = (uint32_t)((d >> p.val_w) & ((1u << p.type_w) - 1));
-                v.r.b = (uint32_t)(d & ((1ull << p.val_w) - 1));
-                n_os++;
-            } else {
-                v.r.kind = (d >> p.fid_w) & 1 ? TRC_EXIT : TRC_ENTRY;
-                v.r.a = (uint32_t)(d & ((1u << p.fid_w) - 1));
-                n_fn++;
-            }
-            evs.push_back(v);
+            flush_cycle_ = cycle_;
+        top_->trace_flush = flush;
+        top_->m_axis_tready = flush_cycle_ != UINT64_MAX || !rng_.chance(o_.stall_out);
+        top_->eval();
+        if (top_->ev_valid)
+            record_event();
+        drops_ += top_->trace_drop;
+        gaps_ += top_->trace_gap;
+        if (top_->retire && !exited_)
+            retired_++; // up to the exit store: not _exit's idle loop
+        if (top_->uart_valid)
+            uart_.push_back((char)top_->uart_data);
+        if (top_->exit_valid && !exited_) {
+            exited_ = true;
+            exit_code_ = top_->exit_code;
         }
-        if (top->trace_drop)
-            drops++;
-        if (top->trace_gap)
-            gaps++;
-        if (top->retire && !exited)
-            retired++; // up to the exit store: not _exit's idle loop
-        if (top->uart_valid)
-            uart.push_back((char)top->uart_data);
-        if (top->exit_valid && !exited) {
-            exited = true;
-            exit_code = top->exit_code;
+        if (top_->trap) {
+            printf("TRAP: PicoRV32 halted at clock %llu\n", (unsigned long long)cycle_);
+            return 1;
         }
-        if (top->trap) {
-            printf("TRAP: PicoRV32 halted at clock %llu\n", (unsigned long long)cycle);
-            rc = 1;
-            break;
+        if (top_->m_axis_tvalid && top_->m_axis_tready) {
+            size_t n0 = bytes_.size();
+            bool last = top_->m_axis_tlast;
+            if (!axis_.take(top_->m_axis_tdata, top_->m_axis_tkeep, last, bytes_, n0))
+                return 1;
+            win_bits_ += 8ull * (bytes_.size() - n0);
+            tlasts_ += last;
+            if (last && flush_cycle_ != UINT64_MAX)
+                quiet_ = 1;
         }
-        if (top->m_axis_tvalid && top->m_axis_tready) {
-            uint64_t data = top->m_axis_tdata;
-            unsigned keep = top->m_axis_tkeep, nkeep = 0;
-            while (nkeep < kw && ((keep >> (kw - 1 - nkeep)) & 1))
-                nkeep++;
-            for (unsigned j = 0; j < nkeep; j++)
-                bytes.push_back((uint8_t)(data >> (out_w - 8 - 8 * j)));
-            win_bits += 8ull * nkeep;
-            if (top->m_axis_tlast)
-                tlasts++;
-            if (top->m_axis_tlast && flush_cycle != UINT64_MAX)
-                quiet = 1;
-        }
-        if (cycle - win_start == 1024) {
-            peak_bits = win_bits > peak_bits ? win_bits : peak_bits;
-            win_bits = 0;
-            win_start = cycle;
+        if (cycle_ - win_start_ == 1024) {
+            peak_bits_ = win_bits_ > peak_bits_ ? win_bits_ : peak_bits_;
+            win_bits_ = 0;
+            win_start_ = cycle_;
         }
         // ---- rising edge
-        top->clk = 1;
-        top->eval();
-        cycle++;
-        if (ctx->gotError()) {
-            printf("ASSERTION failed in the RTL at clock %llu\n", (unsigned long long)cycle);
-            rc = 1;
-            break;
+        top_->clk = 1;
+        top_->eval();
+        cycle_++;
+        if (ctx_->gotError()) {
+            printf("ASSERTION failed in the RTL at clock %llu\n", (unsigned long long)cycle_);
+            return 1;
         }
-        if (quiet && ++quiet > 64)
-            break;
-        if (cycle >= max_cycles) {
+        if (quiet_ && ++quiet_ > 64)
+            done = true;
+        if (cycle_ >= o_.max_cycles) {
             printf("TIMEOUT: the firmware did not exit within %llu clocks\n",
-                   (unsigned long long)max_cycles);
-            rc = 1;
-            break;
+                   (unsigned long long)o_.max_cycles);
+            return 1;
         }
+        return 0;
     }
-    top->final();
-    fputs(uart.c_str(), stdout);
-    if (uart_path && !write_file(uart_path, uart.data(), uart.size()))
-        rc = rc ? rc : 2;
-    if (out_path && !write_file(out_path, bytes.data(), bytes.size()))
-        rc = rc ? rc : 2;
-    if (rc)
-        return rc;
-    if (exit_code != 0) {
-        printf("EXIT CODE %llu from the firmware\n", (unsigned long long)exit_code);
-        return 1;
+
+    // Every byte against the model, then the stream decoded back to the
+    // events at their clocks, then the figures.
+    int check()
+    {
+        if (exit_code_ != 0) {
+            printf("EXIT CODE %llu from the firmware\n", (unsigned long long)exit_code_);
+            return 1;
+        }
+        if (drops_ || gaps_) {
+            printf("EVENTS LOST: %llu dropped by trc_core, %llu by trc_rvfi (the model "
+                   "comparison assumes none)\n", (unsigned long long)drops_,
+                   (unsigned long long)gaps_);
+            return 1;
+        }
+        std::vector<uint8_t> want;
+        std::vector<size_t> ev_end;
+        if (!model_stream(p_, evs_, flush_cycle_, want, ev_end)) {
+            printf("MODEL: an event does not encode\n");
+            return 1;
+        }
+        size_t n = bytes_.size() < want.size() ? bytes_.size() : want.size();
+        for (size_t i = 0; i < n || bytes_.size() != want.size(); i++) {
+            if (i < n && bytes_[i] == want[i])
+                continue;
+            size_t k = 0;
+            while (k < ev_end.size() && ev_end[k] <= i)
+                k++;
+            printf("MISMATCH at byte %zu (event %zu of %zu, clock %llu): RTL %s, model %s; "
+                   "%zu vs %zu bytes\n", i, k, evs_.size(),
+                   (unsigned long long)(k < evs_.size() ? evs_[k].cycle : flush_cycle_),
+                   i < bytes_.size() ? std::to_string(bytes_[i]).c_str() : "ended",
+                   i < want.size() ? std::to_string(want[i]).c_str() : "ended",
+                   bytes_.size(), want.size());
+            return 1;
+        }
+        trc_decoder d;
+        trc_decoder_init(&d, &p_);
+        std::vector<trc_record> dec(evs_.size() + 16);
+        size_t used = 0, got = 0;
+        trc_error e = trc_decode(&d, bytes_.data(), bytes_.size(), &used, dec.data(),
+                                 dec.size(), &got, 1);
+        uint64_t t = 0;
+        bool same = e == TRC_OK && got == evs_.size();
+        for (size_t i = 0; same && i < got; i++) {
+            t += dec[i].delta;
+            same = dec[i].kind == evs_[i].r.kind && dec[i].a == evs_[i].r.a &&
+                   dec[i].b == evs_[i].r.b && t == evs_[i].cycle;
+        }
+        if (!same) {
+            printf("DECODE: %s, %zu records for %zu events\n", trc_error_name(e), got,
+                   evs_.size());
+            return 1;
+        }
+        double cyc = (double)flush_cycle_;
+        printf("clocks %llu retired %llu events %zu (function %llu, os %llu) bytes %zu "
+               "tlast %llu\n",
+               (unsigned long long)flush_cycle_, (unsigned long long)retired_, evs_.size(),
+               (unsigned long long)n_fn_, (unsigned long long)n_os_, bytes_.size(),
+               (unsigned long long)tlasts_);
+        printf("events/clock %.5f instructions/clock %.4f bits/event %.3f "
+               "bits/instruction %.4f bits/clock %.4f peak bits/clock %.4f (1024-clock "
+               "windows)\n",
+               (double)evs_.size() / cyc, (double)retired_ / cyc,
+               8.0 * (double)bytes_.size() / (double)evs_.size(),
+               8.0 * (double)bytes_.size() / (double)retired_,
+               8.0 * (double)bytes_.size() / cyc, (double)peak_bits_ / 1024.0);
+        printf("PASS: %zu bytes equal the C model's, decoded to the %zu events at their "
+               "clocks\n", bytes_.size(), evs_.size());
+        return 0;
     }
-    if (drops || gaps) {
-        printf("EVENTS LOST: %llu dropped by trc_core, %llu by trc_rvfi (the model "
-               "comparison assumes none)\n", (unsigned long long)drops,
-               (unsigned long long)gaps);
-        return 1;
-    }
-    // ---- every byte against the model
-    std::vector<uint8_t> want;
-    std::vector<size_t> ev_end;
-    if (!model_stream(p, evs, flush_cycle, want, ev_end)) {
-        printf("MODEL: an event does not encode\n");
-        return 1;
-    }
-    size_t n = bytes.size() < want.size() ? bytes.size() : want.size();
-    for (size_t i = 0; i < n || bytes.size() != want.size(); i++) {
-        if (i < n && bytes[i] == want[i])
-            continue;
-        size_t k = 0;
-        while (k < ev_end.size() && ev_end[k] <= i)
-            k++;
-        printf("MISMATCH at byte %zu (event %zu of %zu, clock %llu): RTL %s, model %s; "
-               "%zu vs %zu bytes\n", i, k, evs.size(),
-               (unsigned long long)(k < evs.size() ? evs[k].cycle : flush_cycle),
-               i < bytes.size() ? std::to_string(bytes[i]).c_str() : "ended",
-               i < want.size() ? std::to_string(want[i]).c_str() : "ended", bytes.size(),
-               want.size());
-        return 1;
-    }
-    // ---- and decoded with the model: the events, at their clocks
-    trc_decoder d;
-    trc_decoder_init(&d, &p);
-    std::vector<trc_record> dec(evs.size() + 16);
-    size_t used = 0, got = 0;
-    trc_error e = trc_decode(&d, bytes.data(), bytes.size(), &used, dec.data(), dec.size(), &got, 1);
-    uint64_t t = 0;
-    bool same = e == TRC_OK && got == evs.size();
-    for (size_t i = 0; same && i < got; i++) {
-        t += dec[i].delta;
-        same = dec[i].kind == evs[i].r.kind && dec[i].a == evs[i].r.a &&
-               dec[i].b == evs[i].r.b && t == evs[i].cycle;
-    }
-    if (!same) {
-        printf("DECODE: %s, %zu records for %zu events\n", trc_error_name(e), got, evs.size());
-        return 1;
-    }
-    double cyc = (double)flush_cycle;
-    printf("clocks %llu retired %llu events %zu (function %llu, os %llu) bytes %zu tlast %llu\n",
-           (unsigned long long)flush_cycle, (unsigned long long)retired, evs.size(),
-           (unsigned long long)n_fn, (unsigned long long)n_os, bytes.size(),
-           (unsigned long long)tlasts);
-    printf("events/clock %.5f instructions/clock %.4f bits/event %.3f "
-           "bits/instruction %.4f bits/clock %.4f peak bits/clock %.4f (1024-clock windows)\n",
-           evs.size() / cyc, retired / cyc, 8.0 * bytes.size() / evs.size(),
-           8.0 * bytes.size() / retired, 8.0 * bytes.size() / cyc, peak_bits / 1024.0);
-    printf("PASS: %zu bytes equal the C model's, decoded to the %zu events at their clocks\n",
-           bytes.size(), evs.size());
-    return 0;
-}
+};
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-    const char *hex = nullptr, *out = nullptr, *uart = nullptr;
-    unsigned workload = 0;
-    double stall = 0;
-    uint64_t seed = 1, max_cycles = 200000000ull;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
-        if (a == "--workload" && v) {
-            workload = (unsigned)strtoul(v, nullptr, 0);
-            i++;
-        } else if (a == "--out" && v) {
-            out = v;
-            i++;
-        } else if (a == "--uart" && v) {
-            uart = v;
-            i++;
-        } else if (a == "--stall-out" && v) {
-            stall = atof(v);
-            i++;
-        } else if (a == "--seed" && v) {
-            seed = strtoull(v, nullptr, 0);
-            i++;
-        } else if (a == "--max-cycles" && v) {
-            max_cycles = strtoull(v, nullptr, 0);
-            i++;
-        } else if (a[0] != '-' && !hex) {
-            hex = argv[i];
-        } else {
-            fprintf(stderr, "trc_soc_sim: unknown option or missing value '%s'\n", argv[i]);
-            return 2;
-        }
-    }
-    if (!hex) {
-        fprintf(stderr, "usage: Vtrc_soc FW.hex [--workload N] [--out STREAM.bin] [--uart LOG] "
-                        "[--stall-out P] [--seed S] [--max-cycles N]\n");
+    Opts o;
+    std::vector<const char *> pos;
+    if (!sim_parse(argc, argv, opt_table(o), pos, 1) || pos.empty()) {
+        sim_usage("Vtrc_soc", "FW.hex ", opt_table(o));
         return 2;
     }
-    FILE *f = fopen(hex, "r");
+    o.hex = pos[0];
+    FILE *f = fopen(o.hex, "r");
     if (!f) {
-        fprintf(stderr, "trc_soc_sim: cannot open %s\n", hex);
+        fprintf(stderr, "trc_soc_sim: cannot open %s\n", o.hex);
         return 2;
     }
     fclose(f);
-    return run(hex, workload, out, uart, stall, seed, max_cycles);
+    Bench b(o);
+    b.setup();
+    return b.run();
 }
