@@ -24,7 +24,7 @@ t() {
 expect_fail() {
   local name=$1 pat=$2; shift 2
   "$@" >"$W/ef.out" 2>"$W/ef.err"; local rc=$?
-  if [ $rc -eq 1 -o $rc -eq 2 ] && grep -Eq "$pat" "$W/ef.err"; then echo "ok $name"
+  if [ $rc -eq 1 -o $rc -eq 2 ] && grep -Eq -- "$pat" "$W/ef.err"; then echo "ok $name"
   else echo "not ok $name (rc $rc)"; head -3 "$W/ef.err"; fi
 }
 

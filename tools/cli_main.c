@@ -46,6 +46,8 @@ static const cli_cmd cmds[] = {
 
 static int finish(int rc)
 {
+    if (rc == 0 && cli_damage_count())
+        rc = 1;
     if (cli_stdout_check())
         return rc ? rc : 1;
     return rc;

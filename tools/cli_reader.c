@@ -201,9 +201,16 @@ int cli_reader_from_frame(cli_reader *rd, uint32_t k)
     return 0;
 }
 
+unsigned cli_damage_seen;
+
 unsigned cli_reader_damage(const cli_reader *rd)
 {
     return rd->damage;
+}
+
+unsigned cli_damage_count(void)
+{
+    return cli_damage_seen;
 }
 
 /* Long runs say how far they are: a line on stderr every 2^20 records when

@@ -49,6 +49,7 @@ struct cli_reader {
 };
 
 size_t rd_refill(cli_reader *rd);
+extern unsigned cli_damage_seen; /* damage events of every reader */
 int rd_next_framed(cli_reader *rd, trc_record *r);
 
 #endif /* CLI_READER_H */

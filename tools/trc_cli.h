@@ -142,6 +142,9 @@ int cli_reader_from_frame(cli_reader *rd, uint32_t k);
 /* Damage events reported so far (lost frames, skipped bytes, missing
  * trailer): the trace read is then incomplete, with L records at the gaps. */
 unsigned cli_reader_damage(const cli_reader *rd);
+/* Damage events of all readers of this run: a command that read a damaged
+ * file exits 1 after writing all it could. */
+unsigned cli_damage_count(void);
 /* 1 for a .trc or raw stream, 0 for trace text; 1 for a .trc container. */
 int cli_reader_is_stream(const cli_reader *rd);
 int cli_reader_is_container(const cli_reader *rd);
