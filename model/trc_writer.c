@@ -94,7 +94,11 @@ trc_error trc_writer_put(trc_writer *w, const trc_record *r)
 {
     if (w->failed)
         return TRC_ERR_IO;
-    trc_error e = trc_record_check(&w->p, r);
+    /* Text has no limit on deltas; streams need them in the long-gap range. */
+    trc_record z = *r;
+    if (w->form == TRC_FORM_TEXT)
+        z.delta = 0;
+    trc_error e = trc_record_check(&w->p, &z);
     if (e != TRC_OK)
         return e;
     if (w->form == TRC_FORM_TEXT) {

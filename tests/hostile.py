@@ -68,7 +68,7 @@ def worst(dirname):
     # text: every line a 2^64 - 1 delta (the most TIME_EXT per byte)
     w("huge_deltas.txt", b"18446744073709551615 E 1\n" * 40000)
     # text: the shortest lines, deep recursion (calltree/export stacks)
-    w("deep.txt", b"0 E 1\n" * 170000)
+    w("deep.txt", b"0 E 1\n" * 166000)
     # text: many distinct call paths (calltree nodes)
     lines = []
     for i in range(80000):
@@ -77,7 +77,7 @@ def worst(dirname):
             lines.append("1 X %d\n" % r.randrange(32768))
     w("paths.txt", "".join(lines).encode()[:1000000])
     # text: thread switches between many threads
-    w("threads.txt", b"".join(b"0 O 7 %d\n0 E 3\n" % (i % 65536) for i in range(60000)))
+    w("threads.txt", b"".join(b"0 O 7 %d\n0 E 3\n" % (i % 65536) for i in range(56000)))
     # ftrace: distinct event names, huge and backwards stamps
     fl = []
     for i in range(9000):
@@ -93,7 +93,7 @@ def worst(dirname):
       bytes(r.randrange(256) for _ in range(999984)))
     # framed: many valid small headers claiming lost records and big payloads
     hdrs = b"".join(fheader(i + 1, 2**63 + i, 2**64 - 1 - i, b"", 0)[:40]
-                    for i in range(20000))
+                    for i in range(19998))
     big = FMAGIC + struct.pack(">IQQIII", 1, 1, 0, 0xFFFFFFF0, 1, 0)
     big += struct.pack(">I", zlib.crc32(big) & 0xffffffff)
     w("framed_claims.trc", MAGIC + fheader(0, 0, 0, E0_END, 1) + big * 5000 + hdrs)

@@ -11,6 +11,8 @@
 
 #include "calltree.h"
 
+#define INDENT_MAX 64
+
 /* ---- Printing ------------------------------------------------------------- */
 
 static void put_time(FILE *f, const opts *o, uint64_t ticks)
@@ -30,8 +32,12 @@ static void print_node(FILE *f, tree *t, const opts *o, size_t i, long depth)
 {
     node *n = &t->n[i];
     char buf[24];
-    for (long d = 0; d < depth; d++)
+    /* two spaces a level; deeper than INDENT_MAX levels the depth is written
+     * instead, so the output stays linear in the tree's size */
+    for (long d = 0; d < depth && d < INDENT_MAX; d++)
         fputs("  ", f);
+    if (depth > INDENT_MAX)
+        fprintf(f, "[%ld] ", depth);
     fputs(host_fn_name(o->sym, n->fn, buf), f);
     if (o->nmodname) {
         uint64_t m = module_of(o, n->fn);

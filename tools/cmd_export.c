@@ -106,11 +106,16 @@ static int pair(trace *t)
         if ((i & 0x3FFFFF) == 0x3FFFFF)
             fprintf(stderr, "export: pass 1: %zu records\n", i + 1);
         if (rec.kind == TRC_ENTRY) {
-            if (host_pairs_entry(&hp, rec.a, i, 0) < 0)
+            int pushed = host_pairs_entry(&hp, rec.a, i, 0);
+            if (pushed < 0)
                 goto fail;
+            if (!pushed)
+                t->flag[i] = F_DEEP;
         } else if (rec.kind == TRC_EXIT) {
             long n = host_pairs_exit(&hp, rec.a);
             host_thread *th = host_pairs_cur(&hp);
+            if (n < 0)
+                t->flag[i] = F_DEEP;
             if (n == 0)
                 t->unmatched_exit++;
             if (n > 0) {

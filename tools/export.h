@@ -9,7 +9,8 @@
 #include "host_common.h"
 
 #define OS_TID 999999999u /* Perfetto track of the OS records */
-enum { F_MATCH = 1, F_OPEN = 2 }; /* flags: matched pair; entry open at end */
+/* flags: matched pair; entry open at the end; beyond HOST_MAX_DEPTH */
+enum { F_MATCH = 1, F_OPEN = 2, F_DEEP = 4 };
 
 typedef struct {
     const cli_args *a;

@@ -91,6 +91,7 @@ typedef struct {
 typedef struct {
     host_thread *th;
     size_t nth, cap, cur;
+    size_t *hash, hcap; /* thread value -> index */
     uint64_t too_deep; /* entries beyond HOST_MAX_DEPTH in all */
 } host_pairs;
 /* 0 ok, -1 out of memory (message printed). Thread 0 exists from the start. */
