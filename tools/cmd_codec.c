@@ -140,6 +140,16 @@ static int encode_all(cli_reader *rd, const cli_args *a, cli_out *o)
     return e != TRC_OK || got < 0;
 }
 
+/* OUT for the records of rd (never its input IN); on failure rd is closed. */
+static cli_out *open_out(const char *out, const char *in, cli_reader *rd)
+{
+    const char *ins[] = {in, NULL};
+    cli_out *o = cli_out_open(out, ins);
+    if (!o)
+        cli_reader_close(rd);
+    return o;
+}
+
 int cmd_compress(const cli_args *a)
 {
     if (cli_given(a, OPT_FRAME) && cli_given(a, OPT_RAW))
@@ -150,14 +160,9 @@ int cmd_compress(const cli_args *a)
     /* Text is read with the output's parameters, so range errors name it. */
     const char *in = a->pos[0], *out = a->pos[1];
     cli_reader *rd = cli_reader_open(in, &a->p, 0);
-    if (!rd)
+    cli_out *o = rd ? open_out(out, in, rd) : NULL;
+    if (!o)
         return 1;
-    const char *ins[] = {in, NULL};
-    cli_out *o = cli_out_open(out, ins);
-    if (!o) {
-        cli_reader_close(rd);
-        return 1;
-    }
     int rc = cli_given(a, OPT_FRAME) ? encode_framed(rd, a, cli_out_file(o))
                                      : encode_all(rd, a, o);
     if (cli_out_close(o, rc == 0))
@@ -185,12 +190,9 @@ int cmd_decompress(const cli_args *a)
         cli_reader_close(rd);
         return 1;
     }
-    const char *ins[] = {in, NULL};
-    cli_out *o = cli_out_open(out, ins);
-    if (!o) {
-        cli_reader_close(rd);
+    cli_out *o = open_out(out, in, rd);
+    if (!o)
         return 1;
-    }
     FILE *f = cli_out_file(o);
     char line[TRC_TEXT_LINE_MAX];
     trc_record r;

@@ -169,20 +169,8 @@ int cmd_export(const cli_args *a)
     /* the symbol map and time base; the reader is opened again per pass */
     if (t.spool ? src_open(&t) : host_trace_open(&t.tr, a, t.in))
         goto done;
-    if (t.spool) { /* stdin: no symbol map beside it unless --syms */
-        host_trace tmp;
-        cli_reader *rd = t.tr.rd;
-        memset(&tmp, 0, sizeof tmp);
-        if (cli_given(a, OPT_SYMS) &&
-            !(tmp.sym = host_symmap_load(a->str[OPT_SYMS])))
-            goto done;
-        t.tr.sym = tmp.sym;
-        t.tr.tb = cli_reader_timebase(rd);
-        if (!t.tr.tb.known)
-            t.tr.tb = host_symmap_timebase(t.tr.sym);
-        t.tr.tick_ns = cli_given(a, OPT_TICK) ? a->num[OPT_TICK]
-                       : t.tr.tb.tick_ns ? t.tr.tb.tick_ns : 10;
-    }
+    if (t.spool && host_trace_setup(&t.tr, a, t.in))
+        goto done;
     t.t0_known = t.tr.tb.known;
     t.t0_ns = t.tr.tb.t0_ns;
     if (cli_given(a, OPT_ABSOLUTE) && !t.t0_known) {

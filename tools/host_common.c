@@ -302,9 +302,8 @@ uint32_t host_thread_type(const cli_args *a)
 
 /* ---- A trace with its symbol map and time base ------------------------------ */
 
-int host_trace_open(host_trace *t, const cli_args *a, const char *path)
+int host_trace_setup(host_trace *t, const cli_args *a, const char *path)
 {
-    memset(t, 0, sizeof *t);
     const char *syms = a->str[OPT_SYMS];
     char *side = syms ? NULL : host_sidecar_symmap(path);
     if (syms || side) {
@@ -313,17 +312,22 @@ int host_trace_open(host_trace *t, const cli_args *a, const char *path)
         if (!t->sym)
             return -1;
     }
-    t->rd = cli_open_trace(a, path);
-    if (!t->rd) {
-        host_symmap_free(t->sym);
-        t->sym = NULL;
-        return -1;
-    }
     t->tb = cli_reader_timebase(t->rd);
     if (!t->tb.known)
         t->tb = host_symmap_timebase(t->sym);
     t->tick_ns = cli_given(a, OPT_TICK) ? a->num[OPT_TICK]
                  : t->tb.tick_ns        ? t->tb.tick_ns : 10;
+    return 0;
+}
+
+int host_trace_open(host_trace *t, const cli_args *a, const char *path)
+{
+    memset(t, 0, sizeof *t);
+    t->rd = cli_open_trace(a, path);
+    if (!t->rd || host_trace_setup(t, a, path)) {
+        host_trace_close(t);
+        return -1;
+    }
     return 0;
 }
 

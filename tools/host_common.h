@@ -51,6 +51,8 @@ typedef struct {
 /* Opens path with a's --syms, --tick, --raw and format options. 0 ok,
  * -1 on error (message printed). */
 int host_trace_open(host_trace *t, const cli_args *a, const char *path);
+/* The same for t->rd already open (on a copy of stdin, say). */
+int host_trace_setup(host_trace *t, const cli_args *a, const char *path);
 void host_trace_close(host_trace *t);
 
 /* ---- OS info types -------------------------------------------------------
