@@ -411,9 +411,56 @@ static NOI const char *sym_name(module *m, uint64_t off)
     return NULL;
 }
 
+/* Output files are written beside their target under a temporary name and
+ * renamed over it only when complete, so a failed write never leaves half a
+ * trace or destroys an older one; a non-regular target (a FIFO, /dev/null)
+ * is written in place. */
+typedef struct {
+    FILE *f;
+    const char *path;
+    char tmp[PATH_MAX + 16];
+} outfile;
+
+static NOI FILE *out_open(outfile *o, const char *path)
+{
+    struct stat st;
+    o->path = path;
+    o->tmp[0] = 0;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return o->f = fopen(path, "w");
+    snprintf(o->tmp, sizeof o->tmp, "%s.XXXXXX", path);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0)
+        return o->f = NULL;
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    if (!(o->f = fdopen(fd, "w"))) {
+        close(fd);
+        unlink(o->tmp);
+    }
+    return o->f;
+}
+
+/* Closes; keep: rename into place. 0 ok, -1 on any error (then the
+ * temporary file is removed). */
+static NOI int out_close(outfile *o, int keep)
+{
+    int bad = ferror(o->f) != 0;
+    bad |= fclose(o->f) != 0;
+    if (o->tmp[0]) {
+        if (keep && !bad && rename(o->tmp, o->path) != 0)
+            bad = 1;
+        if (!keep || bad)
+            unlink(o->tmp);
+    }
+    return bad || !keep ? -1 : 0;
+}
+
 static NOI int write_symmap(const uint64_t *addr, uint32_t nfn)
 {
-    FILE *f = fopen(g.syms, "w");
+    outfile of;
+    FILE *f = out_open(&of, g.syms);
     if (!f) {
         fprintf(stderr, "trc-capture: %s: %s\n", g.syms, strerror(errno));
         return -1;
@@ -445,7 +492,7 @@ static NOI int write_symmap(const uint64_t *addr, uint32_t nfn)
         free(mods);
         mods = n;
     }
-    return fclose(f) ? -1 : 0;
+    return out_close(&of, 1);
 }
 
 /* ---- Merge and write ------------------------------------------------------------ */
@@ -605,7 +652,8 @@ static NOI int write_trace(void)
             c[i].left = c[i].n = 0;
         }
     }
-    FILE *f = fopen(g.out, "wb");
+    outfile of;
+    FILE *f = out_open(&of, g.out);
     if (!f) {
         fprintf(stderr, "trc-capture: %s: %s\n", g.out, strerror(errno));
         free(c);
@@ -675,7 +723,7 @@ static NOI int write_trace(void)
     }
     free(heap);
     err |= trc_writer_finish(&w) != TRC_OK;
-    if (fclose(f))
+    if (out_close(&of, !err))
         err = 1;
     int rc = err ? -1 : 0;
     if (err)

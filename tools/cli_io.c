@@ -228,6 +228,8 @@ int cli_out_close(cli_out *o, int keep)
     }
     if (bad && keep)
         cli_error("%s: write error: %s", o->path, strerror(err));
+    if (o->f == stdout)
+        clearerr(stdout); /* reported here, not again at the end */
     if (o->tmp) {
         if (keep && !bad && rename(o->tmp, o->real) != 0) {
             cli_error("%s: cannot rename the finished output into place: %s",
