@@ -1,6 +1,6 @@
 /*
  * host_common.c - symbol map, a trace opened with its symbol map and time
- * base, OS type names and the record writer shared by the host tools.
+ * base, and OS type names, shared by the host tools.
  * Formats: docs/host-tools.md.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -337,65 +337,4 @@ void host_trace_close(host_trace *t)
     host_symmap_free(t->sym);
     t->rd = NULL;
     t->sym = NULL;
-}
-
-/* ---- Record writer ---------------------------------------------------------- */
-
-struct host_writer {
-    cli_out *o;
-    const char *path;
-    trc_writer w;
-};
-
-static int report(host_writer *w, trc_error e)
-{
-    if (e == TRC_OK)
-        return 0;
-    if (e == TRC_ERR_IO)
-        cli_error("%s: write error: %s", w->path, strerror(errno));
-    else
-        cli_error("%s: record %" PRIu64 ": %s (%s)", w->path,
-                  w->w.records + 1, trc_error_text(e), trc_error_name(e));
-    return -1;
-}
-
-host_writer *host_writer_open(const char *path, const trc_params *p,
-                              const char *comment, const char *const *inputs)
-{
-    host_writer *w = malloc(sizeof *w);
-    if (!w) {
-        cli_error("out of memory");
-        return NULL;
-    }
-    w->path = path;
-    if (!(w->o = cli_out_open(path, inputs))) {
-        free(w);
-        return NULL;
-    }
-    unsigned form = ends_with(path, ".trc") ? TRC_FORM_CONTAINER : TRC_FORM_TEXT;
-    trc_error e = trc_writer_init(&w->w, p, form, 0, cli_out_write, w->o);
-    if (e == TRC_OK && comment)
-        e = trc_writer_comment(&w->w, comment);
-    if (report(w, e)) {
-        cli_out_close(w->o, 0);
-        free(w);
-        return NULL;
-    }
-    return w;
-}
-
-int host_writer_put(host_writer *w, const trc_record *r)
-{
-    return report(w, trc_writer_put(&w->w, r));
-}
-
-int host_writer_close(host_writer *w, int keep)
-{
-    if (!w)
-        return 0;
-    int rc = keep ? report(w, trc_writer_finish(&w->w)) : 0;
-    if (cli_out_close(w->o, keep && rc == 0))
-        rc = -1;
-    free(w);
-    return rc;
 }
