@@ -411,9 +411,56 @@ static NOI const char *sym_name(module *m, uint64_t off)
     return NULL;
 }
 
+/* Output files are written beside their target under a temporary name and
+ * renamed over it only when complete, so a failed write never leaves half a
+ * trace or destroys an older one; a non-regular target (a FIFO, /dev/null)
+ * is written in place. */
+typedef struct {
+    FILE *f;
+    const char *path;
+    char tmp[PATH_MAX + 16];
+} outfile;
+
+static NOI FILE *out_open(outfile *o, const char *path)
+{
+    struct stat st;
+    o->path = path;
+    o->tmp[0] = 0;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return o->f = fopen(path, "w");
+    snprintf(o->tmp, sizeof o->tmp, "%s.XXXXXX", path);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0)
+        return o->f = NULL;
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    if (!(o->f = fdopen(fd, "w"))) {
+        close(fd);
+        unlink(o->tmp);
+    }
+    return o->f;
+}
+
+/* Closes; keep: rename into place. 0 ok, -1 on any error (then the
+ * temporary file is removed). */
+static NOI int out_close(outfile *o, int keep)
+{
+    int bad = ferror(o->f) != 0;
+    bad |= fclose(o->f) != 0;
+    if (o->tmp[0]) {
+        if (keep && !bad && rename(o->tmp, o->path) != 0)
+            bad = 1;
+        if (!keep || bad)
+            unlink(o->tmp);
+    }
+    return bad || !keep ? -1 : 0;
+}
+
 static NOI int write_symmap(const uint64_t *addr, uint32_t nfn)
 {
-    FILE *f = fopen(g.syms, "w");
+    outfile of;
+    FILE *f = out_open(&of, g.syms);
     if (!f) {
         fprintf(stderr, "trc-capture: %s: %s\n", g.syms, strerror(errno));
         return -1;
@@ -445,7 +492,7 @@ static NOI int write_symmap(const uint64_t *addr, uint32_t nfn)
         free(mods);
         mods = n;
     }
-    return fclose(f) ? -1 : 0;
+    return out_close(&of, 1);
 }
 
 /* ---- Merge and write ------------------------------------------------------------ */
@@ -552,50 +599,10 @@ static NOI uint32_t id_of(idmap *m, uint64_t a)
     return m->val[s];
 }
 
-typedef struct {
-    FILE *f;
-    int trc;
-    trc_params p;
-    trc_encoder enc;
-    trc_record batch[4096];
-    size_t nb;
-    uint8_t out[4096 * TRC_MAX_RECORD_BYTES];
-    size_t nt; /* text bytes pending in out */
-    int err;
-} writer;
-
-static NOI void w_flush(writer *w)
+/* Output of the record writer: the trace file. */
+static NOI int w_write(void *ctx, const uint8_t *buf, size_t len)
 {
-    size_t off = 0;
-    while (off < w->nb && !w->err) {
-        size_t used = 0, len = 0;
-        trc_error e = trc_encode(&w->enc, w->batch + off, w->nb - off, &used,
-                                 w->out, sizeof w->out, &len);
-        if (fwrite(w->out, 1, len, w->f) != len || e != TRC_OK) {
-            if (e != TRC_OK)
-                fprintf(stderr, "trc-capture: encoder: %s\n", trc_error_text(e));
-            w->err = 1;
-        }
-        off += used;
-    }
-    w->nb = 0;
-}
-
-static NOI void w_put(writer *w, const trc_record *r)
-{
-    if (w->trc) {
-        w->batch[w->nb++] = *r;
-        if (w->nb == 4096)
-            w_flush(w);
-    } else {
-        /* Lines go straight into the output buffer, written in big blocks. */
-        if (w->nt + TRC_TEXT_LINE_MAX > sizeof w->out) {
-            if (fwrite(w->out, 1, w->nt, w->f) != w->nt)
-                w->err = 1;
-            w->nt = 0;
-        }
-        w->nt += trc_text_format(r, (char *)w->out + w->nt);
-    }
+    return fwrite(buf, 1, len, ctx) == len ? 0 : -1;
 }
 
 static NOI int ends_with(const char *s, const char *suf)
@@ -611,10 +618,9 @@ static NOI int write_trace(void)
     for (tbuf *b = g.threads; b; b = b->next)
         k++;
     cursor *c = calloc(k ? k : 1, sizeof *c);
-    static writer w;
-    memset(&w, 0, sizeof w);
-    w.p = trc_params_paper();
-    w.trc = ends_with(g.out, ".trc");
+    static trc_writer w;
+    trc_params p = trc_params_paper();
+    int err = 0;
     idmap ids;
     memset(&ids, 0, sizeof ids);
     if (!c)
@@ -646,29 +652,30 @@ static NOI int write_trace(void)
             c[i].left = c[i].n = 0;
         }
     }
-    w.f = fopen(g.out, "wb");
-    if (!w.f) {
+    outfile of;
+    FILE *f = out_open(&of, g.out);
+    if (!f) {
         fprintf(stderr, "trc-capture: %s: %s\n", g.out, strerror(errno));
         free(c);
         return -1;
     }
-    if (w.trc) {
-        uint8_t h[TRC_HEADER_BYTES];
-        trc_encoder_init(&w.enc, &w.p);
-        trc_header_write(&w.p, TRC_MODE_PAPER, h);
-        fwrite(h, 1, sizeof h, w.f);
-    } else {
-        char exe[PATH_MAX];
+    trc_writer_init(&w, &p, ends_with(g.out, ".trc") ? TRC_FORM_CONTAINER
+                                                     : TRC_FORM_TEXT, 0,
+                    w_write, f);
+    {
+        char exe[PATH_MAX], line[PATH_MAX + 128];
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
         exe[n > 0 ? n : 0] = 0;
-        fprintf(w.f, "# trace text v1; trc capture of %s; tick = %" PRIu64
-                " ns; %" PRIu32 " threads\n", exe, g.tick_ns, k);
-        fprintf(w.f, "# trc-timebase clock=monotonic tick_ns=%" PRIu64
-                " t0_ns=%" PRIu64 "\n", g.tick_ns, g.t0_ns);
+        snprintf(line, sizeof line, "# trace text v1; trc capture of %s; tick = %"
+                 PRIu64 " ns; %" PRIu32 " threads\n", exe, g.tick_ns, k);
+        trc_writer_comment(&w, line);
+        snprintf(line, sizeof line, "# trc-timebase clock=monotonic tick_ns=%"
+                 PRIu64 " t0_ns=%" PRIu64 "\n", g.tick_ns, g.t0_ns);
+        trc_writer_comment(&w, line);
     }
     uint64_t prev = g.t0_ns / g.tick_ns, done = 0;
     uint32_t last_thread = UINT32_MAX;
-    uint32_t fid_max = (1u << w.p.fid_w) - 1u, too_many = 0;
+    uint32_t fid_max = (1u << p.fid_w) - 1u, too_many = 0;
     /* k-way merge: a binary min-heap of the threads by their next event's
      * time (ties: lower thread index first). */
     cursor **heap = malloc((k ? k : 1) * sizeof *heap);
@@ -697,8 +704,8 @@ static NOI int write_trace(void)
             r.delta = delta;
             r.kind = TRC_OS;
             r.a = TRC_CAPTURE_THREAD_TYPE;
-            r.b = last_thread & ((1u << w.p.val_w) - 1u);
-            w_put(&w, &r);
+            r.b = last_thread & ((1u << p.val_w) - 1u);
+            err |= trc_writer_put(&w, &r) != TRC_OK;
             delta = 0;
         }
         r.delta = delta;
@@ -709,25 +716,17 @@ static NOI int write_trace(void)
             too_many = 1;
             r.a = fid_max; /* keeps the file readable; reported below */
         }
-        w_put(&w, &r);
+        err |= trc_writer_put(&w, &r) != TRC_OK;
         if ((++done & 0x3FFFFF) == 0 && !g.quiet)
             fprintf(stderr, "trc-capture: writing %" PRIu64 " / %" PRIu64 " events\n",
                     done, total);
     }
     free(heap);
-    if (w.trc) {
-        size_t len = 0;
-        w_flush(&w);
-        trc_encode_end(&w.enc, w.out, sizeof w.out, &len);
-        if (fwrite(w.out, 1, len, w.f) != len)
-            w.err = 1;
-    } else if (w.nt && fwrite(w.out, 1, w.nt, w.f) != w.nt) {
-        w.err = 1;
-    }
-    if (fclose(w.f))
-        w.err = 1;
-    int rc = w.err ? -1 : 0;
-    if (w.err)
+    err |= trc_writer_finish(&w) != TRC_OK;
+    if (out_close(&of, !err))
+        err = 1;
+    int rc = err ? -1 : 0;
+    if (err)
         fprintf(stderr, "trc-capture: %s: write error\n", g.out);
     if (write_symmap(ids.addr, (uint32_t)ids.n))
         rc = -1;

@@ -40,6 +40,7 @@ typedef enum {
     TRC_ERR_HEADER,         /* container header field invalid */
     TRC_ERR_SYNTAX,         /* trace text line malformed */
     TRC_ERR_CHECK,          /* a check value (CRC-32) does not match */
+    TRC_ERR_IO,             /* the caller's output function failed */
     TRC_ERR__COUNT
 } trc_error;
 
@@ -112,12 +113,22 @@ trc_error trc_record_check(const trc_params *p, const trc_record *r);
 trc_error trc_raw_check(const trc_params *p, const trc_record *r);
 
 /*
- * Lowering a trace record into raw records: trc_time_ext_count() TIME_EXT raw
- * records (delta 2^NT-1, value 0), then trc_lower() of the record, whose
- * delta is the remainder and where LOST becomes an OS record of type LOST.
- * The record must pass trc_record_check().
+ * Lowering a trace record into raw records (docs/format.md 4.2): with
+ * M = 2^NT - 1 and q = floor((delta - 1) / M) for a delta above M (else 0),
+ * q <= TRC_TIME_EXT_RUN gives q TIME_EXT raw records of delta M and value 0;
+ * a larger q gives one TIME_EXT of delta M and value j (M << j ticks) per set
+ * bit j of q, highest first, so any 64-bit delta costs at most 64 of them.
+ * trc_time_ext_count() says how many, trc_time_ext_nth() gives the i-th
+ * (0-based), and trc_lower() the record itself, whose delta is the remainder
+ * (1..M) and where LOST becomes an OS record of type LOST. The record must
+ * pass trc_record_check(), which also rejects a delta whose long-gap form
+ * needs a value above 2^VAL_W - 1 (only possible with VAL_W < 6).
  */
+#define TRC_TIME_EXT_RUN 64
 uint64_t trc_time_ext_count(const trc_params *p, uint64_t delta);
+trc_record trc_time_ext_nth(const trc_params *p, uint64_t delta, uint64_t i);
+/* The value-0 TIME_EXT raw record (delta M), as the core's time-stamper
+ * writes it. */
 trc_record trc_time_ext_record(const trc_params *p);
 trc_record trc_lower(const trc_params *p, const trc_record *r);
 
@@ -221,6 +232,8 @@ typedef struct {
     uint64_t bits_done; /* stream bits consumed, for error offsets */
     int ended;          /* last record was END or SYNC (clean stop point) */
     int stop_at_mark;   /* set to 1 to make trc_decode return after END/SYNC */
+    int v1;             /* set to 1 for a container version 1 stream: a
+                           TIME_EXT value other than 0 is then corrupt */
     trc_stats st;
 } trc_decoder;
 
@@ -249,6 +262,9 @@ uint64_t trc_decoder_bit_offset(const trc_decoder *d);
 /* ---- Container (.trc) ----------------------------------------------------- */
 
 #define TRC_HEADER_BYTES 16
+/* The version writers put in byte 4; readers take 1 and 2 (docs/format.md 5:
+ * version 2 allows the long-gap TIME_EXT values of 4.2). */
+#define TRC_CONTAINER_VERSION 2
 
 /* Writes the 16-byte header for params; mode must equal p->mode. */
 trc_error trc_header_write(const trc_params *p, unsigned mode,
@@ -267,6 +283,8 @@ trc_error trc_header_write_ex(const trc_params *p, unsigned mode,
                               unsigned flags, uint8_t out[TRC_HEADER_BYTES]);
 trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
                              unsigned *mode, unsigned *flags);
+/* The container version of a header that trc_header_read accepted. */
+unsigned trc_header_version(const uint8_t in[TRC_HEADER_BYTES]);
 
 /* ---- Frames (framed container, docs/format.md section 5.1) ------------- */
 
@@ -332,6 +350,55 @@ trc_error trc_text_parse_lines(const trc_params *p, const char *src,
 trc_error trc_bin_pack(const trc_record *raw, uint8_t out[TRC_BIN_BYTES]);
 /* Unpacks a word into a raw record (checked like trc_raw_check()). */
 trc_error trc_bin_unpack(const uint8_t in[TRC_BIN_BYTES], trc_record *raw);
+
+/* ---- Record writer ---------------------------------------------------------
+ * Trace records to trace text v1, a .trc container or a bare stream, through
+ * the caller's output function (the library does no I/O of its own). The
+ * writer checks each record and batches the encoder's work. */
+
+/* Writes len bytes; returns 0 on success, anything else on failure. */
+typedef int (*trc_write_fn)(void *ctx, const uint8_t *buf, size_t len);
+
+enum {
+    TRC_FORM_TEXT,      /* trace text v1 (canonical lines) */
+    TRC_FORM_CONTAINER, /* 16-byte header, then the stream */
+    TRC_FORM_STREAM     /* the bare stream */
+};
+
+#define TRC_WRITER_BATCH 1024
+#define TRC_WRITER_BUF (1u << 16)
+
+typedef struct {
+    trc_write_fn fn;
+    void *ctx;
+    unsigned form;
+    trc_params p;
+    uint64_t sync_every; /* streams: a SYNC after every N records (0: none) */
+    uint64_t since;      /* records since the start or the last SYNC */
+    uint64_t records;    /* records accepted so far */
+    trc_encoder enc;
+    trc_record batch[TRC_WRITER_BATCH];
+    size_t nb, len;
+    int failed; /* the output function failed: every later call fails */
+    uint8_t buf[TRC_WRITER_BUF];
+} trc_writer;
+
+/*
+ * Sets up *w (large: keep it static or on the heap) for form with params p;
+ * for a container it writes the header. sync_every applies to the stream
+ * forms. Returns TRC_ERR_PARAM on bad params or form, TRC_ERR_IO when fn fails.
+ */
+trc_error trc_writer_init(trc_writer *w, const trc_params *p, unsigned form,
+                          uint64_t sync_every, trc_write_fn fn, void *ctx);
+/* Text form only: writes line (a '#' comment, newline included) before the
+ * records; the stream forms have no place for it and ignore it. */
+trc_error trc_writer_comment(trc_writer *w, const char *line);
+/* Takes one trace record. Returns its trc_record_check() error (nothing is
+ * written; w->records is the count of records before it) or TRC_ERR_IO. */
+trc_error trc_writer_put(trc_writer *w, const trc_record *r);
+/* Stream forms: encodes what is pending and the final END; every form:
+ * hands out the rest of the bytes. Returns TRC_OK or TRC_ERR_IO. */
+trc_error trc_writer_finish(trc_writer *w);
 
 #ifdef __cplusplus
 }

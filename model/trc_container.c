@@ -6,7 +6,6 @@
 #include "trc.h"
 
 static const uint8_t magic[4] = {0x89, 'T', 'R', 'C'};
-#define TRC_CONTAINER_VERSION 1
 
 trc_error trc_header_write(const trc_params *p, unsigned mode,
                            uint8_t out[TRC_HEADER_BYTES])
@@ -55,7 +54,7 @@ trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
             return i >= len ? TRC_ERR_TRUNCATED : TRC_ERR_MAGIC;
     if (len < TRC_HEADER_BYTES)
         return TRC_ERR_TRUNCATED;
-    if (in[4] != TRC_CONTAINER_VERSION || in[5] > TRC_MODE_STACK)
+    if (in[4] < 1 || in[4] > TRC_CONTAINER_VERSION || in[5] > TRC_MODE_STACK)
         return TRC_ERR_VERSION;
     if (in[13] & ~TRC_FLAG_FRAMED)
         return TRC_ERR_HEADER;
@@ -67,6 +66,11 @@ trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
     *mode = in[5];
     *flags = in[13];
     return TRC_OK;
+}
+
+unsigned trc_header_version(const uint8_t in[TRC_HEADER_BYTES])
+{
+    return in[4];
 }
 
 /* ---- Frames ------------------------------------------------------------- */

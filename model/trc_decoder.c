@@ -251,6 +251,7 @@ static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
     const trc_params *p = &d->p;
     trc_stats *st = &d->st;
     uint32_t delta = 0, key = 0, type = 0, val = 0;
+    uint64_t gap;
     int os = 0;
     trc_error err = p->mode == TRC_MODE_STACK
                         ? get_stack(d, r, &delta, &os, &key, &type, &val)
@@ -259,6 +260,7 @@ static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
         return err;
     st->raw_bits[TRC_F_TIMESTAMP] += p->nt;
     *emit = 0;
+    gap = delta;
 
     if (!os) {
         uint32_t flip = UINT32_C(1) << p->fid_w;
@@ -283,11 +285,15 @@ static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
             out->a = val;
             out->b = 0;
             *emit = 1;
-        } else if (val != 0) {
-            return TRC_ERR_CORRUPT; /* TIME_EXT, END and SYNC carry value 0 */
+        } else if (val != 0 && (type != TRC_TYPE_TIME_EXT(p) || d->v1)) {
+            return TRC_ERR_CORRUPT; /* END and SYNC carry value 0 */
         } else if (type == TRC_TYPE_TIME_EXT(p)) {
             st->time_ext++;
             d->ended = 0;
+            /* value k: a long gap of delta << k ticks (format.md 4.2) */
+            if (val > 63u || (((uint64_t)delta << val) >> val) != delta)
+                return TRC_ERR_DELTA_OVERFLOW;
+            gap = (uint64_t)delta << val;
         } else {
             /* END or SYNC: zero padding up to the byte boundary. */
             unsigned pad = (unsigned)((8u - (r->pos & 7u)) & 7u);
@@ -311,8 +317,8 @@ static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
         d->carry = 0;
         d->ended = 0;
     } else {
-        d->carry += delta;
-        if (d->carry < delta)
+        d->carry += gap;
+        if (d->carry < gap)
             return TRC_ERR_DELTA_OVERFLOW;
     }
     return TRC_OK;

@@ -248,8 +248,10 @@ trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
             e->in_record = 1;
         }
         if (e->pending) {
-            trc_record ext = trc_time_ext_record(&e->p);
+            uint64_t total = trc_time_ext_count(&e->p, r->delta);
             while (e->pending && w.pos <= limit) {
+                trc_record ext =
+                    trc_time_ext_nth(&e->p, r->delta, total - e->pending);
                 put_raw(e, &w, &ext);
                 e->pending--;
             }

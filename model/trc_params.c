@@ -9,7 +9,7 @@ static const char *const err_names[TRC_ERR__COUNT] = {
     "TRC_ERR_KIND", "TRC_ERR_DST_SMALL", "TRC_ERR_TRUNCATED",
     "TRC_ERR_CORRUPT", "TRC_ERR_PADDING", "TRC_ERR_DELTA_OVERFLOW",
     "TRC_ERR_MAGIC", "TRC_ERR_VERSION", "TRC_ERR_HEADER", "TRC_ERR_SYNTAX",
-    "TRC_ERR_CHECK",
+    "TRC_ERR_CHECK", "TRC_ERR_IO",
 };
 
 static const char *const err_texts[TRC_ERR__COUNT] = {
@@ -28,6 +28,7 @@ static const char *const err_texts[TRC_ERR__COUNT] = {
     "invalid trc container header",
     "malformed trace text line",
     "check value mismatch",
+    "output could not be written",
 };
 
 const char *trc_error_name(trc_error err)
@@ -99,11 +100,33 @@ static trc_error fields_check(const trc_params *p, const trc_record *r)
     }
 }
 
+/* q of docs/format.md 4.2: the ticks the TIME_EXT records cover are q * M. */
+static uint64_t ext_q(const trc_params *p, uint64_t delta)
+{
+    uint64_t max = field_max(p->nt);
+    return delta > max ? (delta - 1u) / max : 0u;
+}
+
+/* The largest TIME_EXT value the long-gap form may use. */
+static unsigned ext_kmax(const trc_params *p)
+{
+    return p->val_w >= 6 ? 63u : (1u << p->val_w) - 1u;
+}
+
+static int delta_ok(const trc_params *p, uint64_t delta)
+{
+    uint64_t q = ext_q(p, delta);
+    unsigned k = ext_kmax(p);
+    return q <= TRC_TIME_EXT_RUN || k >= 63u || (q >> (k + 1u)) == 0;
+}
+
 trc_error trc_record_check(const trc_params *p, const trc_record *r)
 {
     trc_error e = fields_check(p, r);
     if (e == TRC_OK && r->kind == TRC_OS && r->a >= TRC_TYPE_LOST(p))
         e = TRC_ERR_RESERVED;
+    if (e == TRC_OK && !delta_ok(p, r->delta))
+        e = TRC_ERR_FIELD;
     return e;
 }
 
@@ -116,10 +139,18 @@ trc_error trc_raw_check(const trc_params *p, const trc_record *r)
     return fields_check(p, r);
 }
 
+static unsigned popcount64(uint64_t x)
+{
+    unsigned n = 0;
+    for (; x; x &= x - 1u)
+        n++;
+    return n;
+}
+
 uint64_t trc_time_ext_count(const trc_params *p, uint64_t delta)
 {
-    uint64_t max = field_max(p->nt);
-    return delta > max ? (delta - 1u) / max : 0u;
+    uint64_t q = ext_q(p, delta);
+    return q <= TRC_TIME_EXT_RUN ? q : popcount64(q);
 }
 
 trc_record trc_time_ext_record(const trc_params *p)
@@ -128,10 +159,24 @@ trc_record trc_time_ext_record(const trc_params *p)
     return r;
 }
 
+trc_record trc_time_ext_nth(const trc_params *p, uint64_t delta, uint64_t i)
+{
+    trc_record r = trc_time_ext_record(p);
+    uint64_t q = ext_q(p, delta);
+    if (q > TRC_TIME_EXT_RUN) {
+        unsigned j = 64;
+        for (uint64_t n = 0; j-- > 0;)
+            if (((q >> j) & 1u) && n++ == i)
+                break;
+        r.b = j;
+    }
+    return r;
+}
+
 trc_record trc_lower(const trc_params *p, const trc_record *r)
 {
     trc_record o = *r;
-    o.delta = r->delta - trc_time_ext_count(p, r->delta) * field_max(p->nt);
+    o.delta = r->delta - ext_q(p, r->delta) * field_max(p->nt);
     if (r->kind == TRC_LOST) {
         o.kind = TRC_OS;
         o.b = r->a;

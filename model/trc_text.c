@@ -76,6 +76,7 @@ trc_error trc_text_parse(const trc_params *p, const char *line, size_t len,
     if (i == len || line[i] == '#')
         return TRC_OK;
 
+    size_t delta_at = i;
     if (!parse_num(line, len, &i, UINT64_MAX, &delta, &why))
         goto fail;
     skip_blanks(line, len, &i);
@@ -109,9 +110,15 @@ trc_error trc_text_parse(const trc_params *p, const char *line, size_t len,
     r->b = (uint32_t)b;
     why = trc_record_check(p, r);
     if (why != TRC_OK) {
-        /* point at the field that does not fit */
-        i = (kind == TRC_OS && why == TRC_ERR_FIELD && a < (1u << p->type_w))
-                ? b_at : a_at;
+        /* point at the field that does not fit (the delta when only the
+         * delta is out of range, see trc_record_check) */
+        trc_record z = *r;
+        z.delta = 0;
+        if (trc_record_check(p, &z) == TRC_OK)
+            i = delta_at;
+        else
+            i = (kind == TRC_OS && why == TRC_ERR_FIELD &&
+                 a < (1u << p->type_w)) ? b_at : a_at;
         goto fail;
     }
     *is_record = 1;

@@ -62,6 +62,7 @@ typedef struct {
 
 typedef struct {
     uint64_t carry;
+    int v1;
     trc_stats st;
     ...;
 } trc_decoder;
@@ -75,6 +76,7 @@ uint64_t trc_decoder_bit_offset(const trc_decoder *d);
 #define TRC_FLAG_FRAMED ...
 trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
                              unsigned *mode, unsigned *flags);
+unsigned trc_header_version(const uint8_t *in);
 
 #define TRC_FRAME_HEADER_BYTES ...
 typedef struct {

@@ -1,7 +1,8 @@
 # tests/lib.sh - what the shell suites share. Source it from a suite with
 #   . "$(dirname "$0")/lib.sh"; suite_init NAME
 # It moves to the repository top, sets TRC/ASAN and a private work folder W
-# (removed at exit, so runs side by side do not trip over each other).
+# (under build/tmp, removed at exit, so runs side by side do not trip over
+# each other). Every check goes through t.
 
 suite_init() {
   cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
@@ -12,20 +13,33 @@ suite_init() {
   trap 'rm -rf "$W"' EXIT
 }
 
-# t NAME CMD...: "ok NAME" when CMD succeeds, else "not ok NAME" and its output.
+# t NAME CMD...: "ok NAME" when CMD succeeds, else "not ok NAME" with the
+# start of its output and the command as run (so `t NAME test "$a" = "$b"`
+# shows both values).
 t() {
   local name=$1; shift
   if "$@" >"$W/last.out" 2>&1; then echo "ok $name"
-  else echo "not ok $name"; sed 's/^/  /' "$W/last.out" | head -5; fi
+  else
+    echo "not ok $name"
+    head -c 600 "$W/last.out" | head -5 | sed 's/^/  /'
+    echo "  command: $(printf '%q ' "$@" | head -c 300)"
+  fi
 }
 
-# expect_fail NAME PATTERN CMD...: CMD exits 1 (error) or 2 (usage) and its
-# stderr matches PATTERN (a crash or a silent success fails).
-expect_fail() {
-  local name=$1 pat=$2; shift 2
+# fails_with PATTERN CMD...: CMD exits 1 (error) or 2 (usage) and its stderr
+# matches PATTERN (a crash or a silent success does not).
+fails_with() {
+  local pat=$1; shift
   "$@" >"$W/ef.out" 2>"$W/ef.err"; local rc=$?
-  if [ $rc -eq 1 -o $rc -eq 2 ] && grep -Eq "$pat" "$W/ef.err"; then echo "ok $name"
-  else echo "not ok $name (rc $rc)"; head -3 "$W/ef.err"; fi
+  [ $rc -eq 1 -o $rc -eq 2 ] && grep -Eq -- "$pat" "$W/ef.err" && return 0
+  echo "rc $rc"; head -3 "$W/ef.err"; return 1
+}
+expect_fail() { local name=$1; shift; t "$name" fails_with "$@"; }
+
+# no_sanitizer_report CMD...: CMD (an ASan/UBSan build) reports nothing.
+no_sanitizer_report() {
+  "$@" >"$W/san.out" 2>"$W/san.err"
+  ! grep -m1 'ERROR: .*Sanitizer\|runtime error' "$W/san.err"
 }
 
 # run_jobs FILE LABEL: runs the "NAME|COMMAND" lines of FILE, $JOBS at a time

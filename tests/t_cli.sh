@@ -87,12 +87,12 @@ t nt16_splits_more bash -c "[ \$($TRC stats --nt 16 $W/$n.txt --json | python3 -
 # bin v1: 6 bytes per record and per TIME_EXT, and back to the same text
 read f o l ext < $W/$n.want
 t bin_v1_round_trip bash -c "$TRC convert $W/$n.txt $W/$n.bin --to bin && $TRC convert $W/$n.bin - --to text | cmp - $W/$n.canon"
-[ "$(stat -c %s $W/$n.bin)" -eq $(( 6 * (f + o + l + ext) )) ] && echo "ok bin_v1_size_matches_records" || echo "not ok bin_v1_size_matches_records"
+t bin_v1_size_matches_records test "$(stat -c %s $W/$n.bin)" -eq $(( 6 * (f + o + l + ext) ))
 
 # Errors name the file and the line, or the byte and bit.
 printf '0 E 1\n# c\n5 Q 1\n' > $W/bad.txt
 expect_fail text_error_names_line "bad.txt:3:3: malformed" $TRC compress $W/bad.txt $W/x.trc
-[ ! -e $W/x.trc ] && echo "ok failed_compress_leaves_no_output" || echo "not ok failed_compress_leaves_no_output"
+t failed_compress_leaves_no_output test ! -e $W/x.trc
 printf '0 E 1\n7 O 125 0\n' > $W/res.txt
 expect_fail text_reserved_type "res.txt:2:5: reserved" $TRC compress $W/res.txt $W/x.trc
 expect_fail text_id_out_of_range "lua_errors_t10.txt:[0-9]+:[0-9]+: record field" $TRC compress --fid-bits 4 $W/$n.txt $W/x.trc
@@ -120,4 +120,4 @@ for seed in $(seq 1 40); do
   timeout 10 $ASAN decompress $W/flip.trc /dev/null 2>/dev/null; rc=$?
   [ $rc -le 1 ] || { ok=0; echo "  flip seed $seed rc $rc"; }
 done
-[ $ok = 1 ] && echo "ok random_and_flipped_bytes_no_crash" || echo "not ok random_and_flipped_bytes_no_crash"
+t random_and_flipped_bytes_no_crash test $ok = 1

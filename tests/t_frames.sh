@@ -21,13 +21,16 @@ for s in 1 2 3 4; do
 done
 python3 tests/frame_damage.py $ASAN $W/$n.txt $W/f4096.trc 9 200 20 | sed 's/^\(not \)\{0,1\}ok /&asan_/'
 # Truncation: the records before the cut come out, and the loss is reported.
+# kept_whole_frames RC ERR OUT: rc 1, the lost end reported, and OUT the
+# first whole frames of the original.
+kept_whole_frames() {
+  local k; k=$(wc -l < "$3")
+  [ "$1" = 1 ] && grep -q "without its trailer" "$2" && [ $k -gt 0 ] &&
+    [ $((k % 4096)) -eq 0 ] && cmp -s "$3" <(head -$k $W/$n.canon)
+}
 head -c 900000 $W/f4096.trc > $W/cut.trc
 $TRC decompress $W/cut.trc $W/cut.txt 2>$W/cut.err; rc=$?
-lines=$(wc -l < $W/cut.txt)
-if [ $rc -eq 1 ] && grep -q "without its trailer" $W/cut.err && [ $((lines % 4096)) -eq 0 ] \
-   && [ $lines -gt 0 ] && cmp -s $W/cut.txt <(head -$lines $W/$n.canon); then
-  echo "ok truncated_framed_file ($lines records kept)"
-else echo "not ok truncated_framed_file (rc $rc, $lines lines)"; head -3 $W/cut.err; fi
+t truncated_framed_file kept_whole_frames $rc $W/cut.err $W/cut.txt
 # The core's output (a bare stream with SYNC every N records; the model
 # writes the same with --raw --sync-every N) framed on the host is the same
 # file as `trc compress --frame N`.
@@ -37,7 +40,4 @@ t frame_nt16_equals bash -c "$TRC compress --raw --sync-every 777 --nt 16 $W/$n.
 head -c 500000 $W/s.bin > $W/scut.bin
 expect_fail frame_truncated_stream "scut.bin: byte [0-9]+, bit [0-7]: stream truncated" $TRC frame $W/scut.bin $W/x.trc
 $TRC decompress $W/x.trc $W/x.txt 2>$W/x.err; rc=$?
-k=$(wc -l < $W/x.txt)
-[ $rc -eq 1 ] && grep -q "without its trailer" $W/x.err && [ $k -gt 0 ] && [ $((k % 4096)) -eq 0 ] \
-  && cmp -s $W/x.txt <(head -$k $W/$n.canon) \
-  && echo "ok frame_truncated_keeps_whole_frames ($k records)" || echo "not ok frame_truncated_keeps_whole_frames"
+t frame_truncated_keeps_whole_frames kept_whole_frames $rc $W/x.err $W/x.txt

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Fuzz runs (libFuzzer, ASan+UBSan) of the stream decoder, the CLI's trace
-# reader (containers, framed containers, bare streams, text), the text parser
-# and the ftrace importer, each seeded with real data. FUZZ_SECONDS per target (default 15;
-# `make fuzz` runs longer and keeps the corpora in build/fuzz/corpus).
+# Fuzz runs (libFuzzer, ASan+UBSan), each seeded with real data, of every
+# input a subcommand reads: the stream decoder, the CLI's trace reader
+# (containers, framed containers, bare streams, text), the text parser,
+# framed containers through decompress/stats with a structure-aware mutator
+# that keeps the CRCs valid, the ftrace importer, and calltree and export on
+# decoded streams. FUZZ_SECONDS per target (default 10; `make fuzz` runs
+# longer and keeps the corpora in build/fuzz/corpus).
 set -u
-cd "$(dirname "$0")/.."
-secs=${FUZZ_SECONDS:-15}
+. "$(dirname "$0")/lib.sh"
+suite_init fuzz
+secs=${FUZZ_SECONDS:-10}
 C=build/fuzz/corpus
-S=build/tmp/fuzz_seed
-mkdir -p $S $C/decode $C/reader $C/text $C/ftrace
+S=$W/seed
+mkdir -p $S $C/decode $C/reader $C/text $C/ftrace $C/framed $C/calltree $C/export
 # seeds: byte 0 selects parameters/options (see each target), then real data
 for x in tests/data/*_t10.txt.xz; do
   n=$(basename $x .txt.xz)
@@ -26,29 +30,43 @@ for x in tests/data/*_t10.txt.xz; do
   { printf '\x00'; build/trc compress $S/$n.txt -; } > $C/reader/$n.trc
   { printf '\x00'; head -40 $S/$n.txt; } > $C/reader/$n.txt
   { printf '\x00'; head -40 $S/$n.txt; } > $C/text/$n
+  { printf '\x00'; build/trc compress --frame 20 $S/$n.txt -; } > $C/framed/$n
+  { printf '\x02'; build/trc compress --mode stack --frame 30 $S/$n.txt -; } > $C/framed/$n.stack
+  { printf '\x00'; build/trc compress $S/$n.txt -; } > $C/calltree/$n
+  { printf '\x0b'; build/trc compress --mode stack --frame 50 $S/$n.txt -; } > $C/calltree/$n.sframed
+  { printf '\x03'; build/trc compress --mode stack $S/$n.txt -; } > $C/export/$n
+done
+for x in tests/data/host_*.txt; do
+  { printf '\x0f'; cat $x; } > $C/calltree/$(basename $x)
+  { printf '\x01'; build/trc compress $x - 2>/dev/null; } > $C/export/$(basename $x .txt).trc
 done
 for x in tests/data/*.ftrace.xz; do
   { printf '\x00'; xz -dc $x | head -60; } > $C/ftrace/$(basename $x .xz)
   { printf '\x03'; xz -dc $x | sed -n '1,12p;200,260p'; } > $C/ftrace/$(basename $x .xz).b
 done
-for t in decode reader text ftrace; do
-  log=build/tmp/fuzz_$t.log
+# fuzz_run TARGET: runs it; sanitizer reports go to build/tmp/san_*,
+# crashing inputs to build/tmp/fuzz_crash_*.
+fuzz_run() {
+  local t=$1 mask log=build/tmp/fuzz_$1.log
   rm -f build/tmp/san_$t.*
-  # The reader reports every bad input on stderr, so that is closed for it;
-  # sanitizer reports go to build/tmp/san_*, crashing inputs to build/tmp/.
-  mask=0; [ $t = reader -o $t = ftrace ] && mask=2
-  if ASAN_OPTIONS=log_path=build/tmp/san_$t UBSAN_OPTIONS=log_path=build/tmp/san_$t \
-     build/fuzz/fuzz_$t -max_total_time=$secs -timeout=10 -rss_limit_mb=2048 \
-       -max_len=65536 -close_fd_mask=$mask -print_final_stats=1 \
-       -artifact_prefix=build/tmp/fuzz_crash_$t- $C/$t > $log 2>&1; then
-    echo "ok fuzz_${t}_${secs}s"
-  else
-    echo "not ok fuzz_${t}_${secs}s"
-    cat build/tmp/san_$t.* 2>/dev/null | grep -E "ERROR|SUMMARY" | head -3
-    grep -E "ERROR|SUMMARY|Test unit written" $log | head -5
-    ls build/tmp/fuzz_crash_$t-* 2>/dev/null | head -3
-  fi
+  # the CLI targets report every bad input on stderr (calltree also prints
+  # trees on stdout): closed for them
+  case $t in decode|text) mask=0 ;; calltree) mask=3 ;; *) mask=2 ;; esac
+  ASAN_OPTIONS=log_path=build/tmp/san_$t UBSAN_OPTIONS=log_path=build/tmp/san_$t \
+    build/fuzz/fuzz_$t -max_total_time=$secs -timeout=10 -rss_limit_mb=2048 \
+      -max_len=65536 -close_fd_mask=$mask -print_final_stats=1 \
+      -artifact_prefix=build/tmp/fuzz_crash_$t- $C/$t > $log 2>&1 && return 0
+  cat build/tmp/san_$t.* 2>/dev/null | grep -E "ERROR|SUMMARY" | head -3
+  grep -E "ERROR|SUMMARY|Test unit written" $log | head -5
+  ls build/tmp/fuzz_crash_$t-* 2>/dev/null | head -3
+  return 1
+}
+for t in decode reader text ftrace framed calltree export; do
+  t fuzz_${t}_${secs}s fuzz_run $t
+  log=build/tmp/fuzz_$t.log
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' $log)
   cov=$(grep -o 'cov: [0-9]*' $log | tail -1)
-  echo "fuzz_$t: $execs execs, $cov" | tee -a build/tmp/fuzz_summary.txt
+  files=$(ls $C/$t | wc -l); bytes=$(du -sb $C/$t | cut -f1)
+  echo "fuzz_$t: $execs execs in ${secs} s, $cov, corpus $files files, $bytes bytes" | tee -a build/tmp/fuzz_summary.txt
 done
+rm -rf build/tmp/fuzz_export_ctf.*

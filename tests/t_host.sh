@@ -4,21 +4,10 @@
 # values come from the hand-built tests/data/host_* files (totals known by
 # construction) or from independent tools (grep -c, nm, babeltrace2, python).
 set -u
-cd "$(dirname "$0")/.."
-T=${T_HOST_TRC:-build/trc}
+. "$(dirname "$0")/lib.sh"
+suite_init host
+T=${T_HOST_TRC:-$TRC}
 D=tests/data
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-
-ok() { echo "ok $1"; }
-no() { echo "not ok $1${2:+ ($2)}"; }
-check() { # NAME COMMAND...: ok when the command succeeds
-  local n=$1; shift
-  if "$@" >"$W/check.out" 2>&1; then ok "$n"; else no "$n" "$(head -c 300 "$W/check.out" | tr '\n' ' ')"; fi
-}
-same() { # NAME EXPECTED-FILE ACTUAL-FILE
-  if cmp -s "$2" "$3"; then ok "$1"; else no "$1" "$(diff "$2" "$3" | head -5 | tr '\n' ' ')"; fi
-}
 records() { grep -v '^#' "$1"; }
 
 # ---- import-ftrace on the real samples: counts per type = grep -c ----------
@@ -27,7 +16,7 @@ declare -A type=([sched_switch]=1 [irq_handler_entry]=2 [softirq_entry]=3
 for s in lua_calls zlib_deflate; do
   xz -dc $D/$s.ftrace.xz > "$W/$s.ftrace"
   if ! $T import-ftrace "$W/$s.ftrace" "$W/$s.os.txt" 2>"$W/$s.log"; then
-    no "ftrace_${s}_runs" "$(cat "$W/$s.log")"; continue
+    t "ftrace_${s}_runs" false "$(cat "$W/$s.log")"; continue
   fi
   bad=""
   for ev in "${!type[@]}"; do
@@ -35,24 +24,23 @@ for s in lua_calls zlib_deflate; do
     got=$(awk -v t="${type[$ev]}" '$2 == "O" && $3 == t' "$W/$s.os.txt" | wc -l)
     [ "$want" = "$got" ] || bad="$bad $ev:$want/$got"
   done
-  [ -z "$bad" ] && ok "ftrace_${s}_counts_match_grep" || no "ftrace_${s}_counts_match_grep" "$bad"
+  t "ftrace_${s}_counts_match_grep" test -z "$bad"
   # every other event line is reported, none silently dropped
   events=$(grep -v '^#' "$W/$s.ftrace" | grep -c ': [a-z_]*: ')
   got=$(records "$W/$s.os.txt" | wc -l)
   other=$(sed -n 's/.*other (unmapped) events: //p' "$W/$s.log")
-  [ "$events" = "$((got + other))" ] && ok "ftrace_${s}_all_events_accounted" \
-    || no "ftrace_${s}_all_events_accounted" "$events != $got + $other"
+  t "ftrace_${s}_all_events_accounted" test "$events" = "$((got + other))"
   # deltas in 10 ns ticks add up to last - first timestamp
   first=$(grep -v '^#' "$W/$s.ftrace" | head -1 | sed 's/.* \([0-9]*\.[0-9]*\): .*/\1/')
   last=$(grep -v '^#' "$W/$s.ftrace" | tail -1 | sed 's/.* \([0-9]*\.[0-9]*\): .*/\1/')
   want=$(python3 -c "print(round(($last - $first) * 1e8))")
   got=$(records "$W/$s.os.txt" | awk '{s += $1} END {print s}')
-  [ "$want" = "$got" ] && ok "ftrace_${s}_time_span" || no "ftrace_${s}_time_span" "$want != $got"
+  t "ftrace_${s}_time_span" test "$want" = "$got"
   # the .trc form holds the same records
   $T import-ftrace "$W/$s.ftrace" "$W/$s.os.trc" 2>/dev/null &&
     $T decompress "$W/$s.os.trc" "$W/$s.os.back" 2>/dev/null
   records "$W/$s.os.txt" > "$W/$s.os.rec"
-  same "ftrace_${s}_trc_output" "$W/$s.os.rec" "$W/$s.os.back"
+  t "ftrace_${s}_trc_output" diff "$W/$s.os.rec" "$W/$s.os.back"
 done
 
 # ---- import-ftrace on the hand-built file: formats, CPU filter, cut, map ----
@@ -68,11 +56,11 @@ cat > "$W/exp_all" <<'EOF'
 EOF
 $T import-ftrace $D/host_ftrace.txt "$W/all.txt" 2>"$W/all.log"
 records "$W/all.txt" > "$W/all.rec"
-same ftrace_handbuilt_default_map "$W/exp_all" "$W/all.rec"
-check ftrace_reports_cut_values grep -q '3 values cut to 16 bits' "$W/all.log"
-check ftrace_reports_other_events grep -q 'other (unmapped) events: 2' "$W/all.log"
-check ftrace_reports_unparsed_lines grep -q '1 lines are not event lines' "$W/all.log"
-check ftrace_timebase_line grep -qx '# trc-timebase clock=monotonic tick_ns=10 t0_ns=100000001000' "$W/all.txt"
+t ftrace_handbuilt_default_map diff "$W/exp_all" "$W/all.rec"
+t ftrace_reports_cut_values grep -q '3 values cut to 16 bits' "$W/all.log"
+t ftrace_reports_other_events grep -q 'other (unmapped) events: 2' "$W/all.log"
+t ftrace_reports_unparsed_lines grep -q '1 lines are not event lines' "$W/all.log"
+t ftrace_timebase_line grep -qx '# trc-timebase clock=monotonic tick_ns=10 t0_ns=100000001000' "$W/all.txt"
 cat > "$W/exp_cpu0" <<'EOF'
 0 O 1 4464
 100 O 2 19
@@ -83,12 +71,12 @@ cat > "$W/exp_cpu0" <<'EOF'
 100 O 4 5
 EOF
 $T import-ftrace $D/host_ftrace.txt - --cpu 0 --map sched_waking=8:pid 2>/dev/null | records /dev/stdin > "$W/cpu0.rec"
-same ftrace_cpu_filter_and_map_option "$W/exp_cpu0" "$W/cpu0.rec"
+t ftrace_cpu_filter_and_map_option diff "$W/exp_cpu0" "$W/cpu0.rec"
 $T import-ftrace $D/host_ftrace.txt - --tick 1000 --no-default-map \
   --map irq_handler_entry=2:irq 2>/dev/null | records /dev/stdin > "$W/tick.rec"
 printf '0 O 2 19\n' > "$W/exp_tick"
-same ftrace_tick_and_no_default_map "$W/exp_tick" "$W/tick.rec"
-check ftrace_rejects_reserved_type bash -c "! $T import-ftrace $D/host_ftrace.txt - --map sched_switch=124:next_pid"
+t ftrace_tick_and_no_default_map diff "$W/exp_tick" "$W/tick.rec"
+t ftrace_rejects_reserved_type bash -c "! $T import-ftrace $D/host_ftrace.txt - --map sched_switch=124:next_pid"
 
 # ---- merge with a capture trace by absolute time ----------------------------
 cat > "$W/exp_merge" <<'EOF'
@@ -107,17 +95,17 @@ cat > "$W/exp_merge" <<'EOF'
 EOF
 $T import-ftrace $D/host_ftrace.txt "$W/merge.txt" --merge $D/host_cap.txt 2>/dev/null
 records "$W/merge.txt" > "$W/merge.rec"
-same ftrace_merge_by_time "$W/exp_merge" "$W/merge.rec"
-check ftrace_out_symmap_timebase grep -qx '# trc-timebase clock=monotonic tick_ns=10 t0_ns=100000000000' "$W/merge.sym"
+t ftrace_merge_by_time diff "$W/exp_merge" "$W/merge.rec"
+t ftrace_out_symmap_timebase grep -qx '# trc-timebase clock=monotonic tick_ns=10 t0_ns=100000000000' "$W/merge.sym"
 head -10 "$W/exp_merge" > "$W/exp_clip"
 $T import-ftrace $D/host_ftrace.txt - --merge $D/host_cap.txt --clip 2>/dev/null \
   | records /dev/stdin > "$W/clip.rec"
-same ftrace_merge_clip "$W/exp_clip" "$W/clip.rec"
+t ftrace_merge_clip diff "$W/exp_clip" "$W/clip.rec"
 records $D/host_cap.txt > "$W/cap_notb.txt"
-check ftrace_merge_needs_timebase bash -c "! $T import-ftrace $D/host_ftrace.txt - --merge $W/cap_notb.txt"
+t ftrace_merge_needs_timebase bash -c "! $T import-ftrace $D/host_ftrace.txt - --merge $W/cap_notb.txt"
 $T import-ftrace $D/host_ftrace.txt - --merge "$W/cap_notb.txt" --merge-t0 100000000000 \
   2>/dev/null | records /dev/stdin > "$W/mt0.rec"
-same ftrace_merge_t0_option "$W/exp_merge" "$W/mt0.rec"
+t ftrace_merge_t0_option diff "$W/exp_merge" "$W/mt0.rec"
 
 # ---- calltree on hand-built traces (totals known by construction) -----------
 cat > "$W/exp_fig1" <<'EOF'
@@ -130,7 +118,7 @@ Main (3000 / 10000)
       funcF (500 / 500)
 EOF
 $T calltree $D/host_fig1.txt > "$W/fig1.out" 2>/dev/null
-same calltree_paper_figure1 "$W/exp_fig1" "$W/fig1.out"
+t calltree_paper_figure1 diff "$W/exp_fig1" "$W/fig1.out"
 cat > "$W/exp_m2" <<'EOF'
 Main [module1] (4500 / 10000)
   funcB [module2] (2500 / 3000)
@@ -139,16 +127,16 @@ Main [module1] (4500 / 10000)
   funcD [module3] (1200 / 1200)
 EOF
 $T calltree $D/host_fig1.txt --modules $D/host_fig1.mod > "$W/m2.out" 2>/dev/null
-same calltree_method2_modules "$W/exp_m2" "$W/m2.out"
+t calltree_method2_modules diff "$W/exp_m2" "$W/m2.out"
 cat > "$W/exp_m1" <<'EOF'
 Main (6000 / 10000)
   funcA (2700 / 4000)
     funcC (1300 / 1300)
 EOF
 $T calltree $D/host_fig1.txt --min-fraction 0.3 > "$W/m1.out" 2>/dev/null
-same calltree_method1_fraction "$W/exp_m1" "$W/m1.out"
+t calltree_method1_fraction diff "$W/exp_m1" "$W/m1.out"
 $T calltree $D/host_fig1.txt --min-fraction 0.5 > "$W/m1b.out" 2>/dev/null
-same calltree_method1_keeps_all_when_needed "$W/exp_fig1" "$W/m1b.out"
+t calltree_method1_keeps_all_when_needed diff "$W/exp_fig1" "$W/m1b.out"
 cat > "$W/exp_inter" <<'EOF'
 Main [m1] (200 / 1050)
   B [m1] (550 / 550)
@@ -157,10 +145,10 @@ Main [m1] (200 / 1050)
 EOF
 $T calltree $D/host_inter.txt --min-fraction 0.5 --modules $D/host_inter.mod --no-merge \
   > "$W/inter.out" 2>/dev/null
-same calltree_method1_intermediate_first "$W/exp_inter" "$W/inter.out"
+t calltree_method1_intermediate_first diff "$W/exp_inter" "$W/inter.out"
 printf 'Main (500 / 1050)\n  B (550 / 550)\n' > "$W/exp_inter2"
 $T calltree $D/host_inter.txt --min-fraction 0.5 > "$W/inter2.out" 2>/dev/null
-same calltree_method1_without_modules "$W/exp_inter2" "$W/inter2.out"
+t calltree_method1_without_modules diff "$W/exp_inter2" "$W/inter2.out"
 cat > "$W/exp_lj" <<'EOF'
 Main (200 / 1200)
   A (100 / 900)
@@ -172,11 +160,11 @@ Main (200 / 1200)
 g (0 / 0)
 EOF
 $T calltree $D/host_longjmp.txt > "$W/lj.out" 2>"$W/lj.log"
-same calltree_longjmp_recursion_unmatched "$W/exp_lj" "$W/lj.out"
-check calltree_reports_unmatched grep -q '1 exits without entry (ignored), 2 entries unwound' "$W/lj.log"
+t calltree_longjmp_recursion_unmatched diff "$W/exp_lj" "$W/lj.out"
+t calltree_reports_unmatched grep -q '1 exits without entry (ignored), 2 entries unwound' "$W/lj.log"
 printf 'Main (2 / 12)\n  A (1 / 9)\n' > "$W/exp_us"
 $T calltree $D/host_longjmp.txt --unit us --depth 2 2>/dev/null | head -2 | sed 's/\.000//g' > "$W/us.out"
-same calltree_units_and_depth "$W/exp_us" "$W/us.out"
+t calltree_units_and_depth diff "$W/exp_us" "$W/us.out"
 
 # ---- export: Perfetto JSON validity and balance, CTF through babeltrace2 ----
 cat > "$W/jcheck.py" <<'EOF'
@@ -203,60 +191,60 @@ assert inst == od["unmatched_exits"] + od["unwound_entries"], "instants %d" % in
 print("B/E balanced, %d unmatched as instants, %d open" % (inst, left))
 EOF
 $T export $D/host_longjmp.txt --perfetto "$W/lj.json" --ctf "$W/lj.ctf" 2>/dev/null
-check export_json_handbuilt_balanced python3 "$W/jcheck.py" "$W/lj.json" 16
-check export_json_names_from_symmap grep -q '"name":"Main","ph":"B"' "$W/lj.json"
+t export_json_handbuilt_balanced python3 "$W/jcheck.py" "$W/lj.json" 16
+t export_json_names_from_symmap grep -q '"name":"Main","ph":"B"' "$W/lj.json"
 xz -dc $D/lua_errors_t10.txt.xz | head -300000 > "$W/le.txt"
 $T export "$W/le.txt" --perfetto "$W/le.json" --ctf "$W/le.ctf" 2>"$W/le.log"
 n=$(records "$W/le.txt" | wc -l)
-check export_json_lua_errors_balanced python3 "$W/jcheck.py" "$W/le.json" "$n"
-check export_lua_errors_has_unwound bash -c "grep -q '[1-9][0-9]* entries unwound' '$W/le.log'"
+t export_json_lua_errors_balanced python3 "$W/jcheck.py" "$W/le.json" "$n"
+t export_lua_errors_has_unwound bash -c "grep -q '[1-9][0-9]* entries unwound' '$W/le.log'"
 babeltrace2 "$W/le.ctf" > "$W/le.bt" 2>"$W/bt.err"
 got=$(wc -l < "$W/le.bt")
-[ "$got" = "$n" ] && ok export_ctf_babeltrace2_event_count || no export_ctf_babeltrace2_event_count "$got != $n $(head -c 200 "$W/bt.err")"
+t export_ctf_babeltrace2_event_count test "$got" = "$n"
 e_want=$(records "$W/le.txt" | awk '$2 == "E"' | wc -l)
 e_got=$(grep -c ' func_entry: ' "$W/le.bt")
-[ "$e_want" = "$e_got" ] && ok export_ctf_entry_count || no export_ctf_entry_count "$e_want != $e_got"
+t export_ctf_entry_count test "$e_want" = "$e_got"
 $T export - --perfetto "$W/le_in.json" --ctf "$W/le_in.ctf" < "$W/le.txt" 2>/dev/null
-check export_stdin_same_as_file bash -c "cmp <(grep -v '\"source\"\|process_name' '$W/le.json') <(grep -v '\"source\"\|process_name' '$W/le_in.json') && cmp '$W/le.ctf/stream_0' '$W/le_in.ctf/stream_0'"
+t export_stdin_same_as_file bash -c "cmp <(grep -v '\"source\"\|process_name' '$W/le.json') <(grep -v '\"source\"\|process_name' '$W/le_in.json') && cmp '$W/le.ctf/stream_0' '$W/le_in.ctf/stream_0'"
 babeltrace2 "$W/lj.ctf" > "$W/lj.bt" 2>&1
-check export_ctf_fields_os grep -q 'os: { tid = 0 }, { type = 2, value = 19, type_name = "irq_handler_entry" }' "$W/lj.bt"
-check export_ctf_fields_lost grep -q 'lost: { tid = 0 }, { count = 3 }' "$W/lj.bt"
-check export_ctf_unmatched_flag grep -q 'func_entry: { tid = 0 }, { fid = 3, matched = 0, name = "C" }' "$W/lj.bt"
+t export_ctf_fields_os grep -q 'os: { tid = 0 }, { type = 2, value = 19, type_name = "irq_handler_entry" }' "$W/lj.bt"
+t export_ctf_fields_lost grep -q 'lost: { tid = 0 }, { count = 3 }' "$W/lj.bt"
+t export_ctf_unmatched_flag grep -q 'func_entry: { tid = 0 }, { fid = 3, matched = 0, name = "C" }' "$W/lj.bt"
 # time: record 7 of host_longjmp is at tick 1000 = 10 us
-check export_ctf_timestamps grep -q '^\[00:00:00.000010000\] .* fid = 5, matched = 1, name = "f"' "$W/lj.bt"
+t export_ctf_timestamps grep -q '^\[00:00:00.000010000\] .* fid = 5, matched = 1, name = "f"' "$W/lj.bt"
 
 # ---- capture library on the bundled workload -------------------------------
 WL=build/wl/wl
 if [ -x $WL ] && [ -x build/wl/wl_plain ]; then
   plain=$(build/wl/wl_plain -n 16 -e 500)
   inst=$(TRC_CAPTURE_OUT="$W/wl.txt" $WL -n 16 -e 500 2>"$W/wl.log")
-  [ "$plain" = "$inst" ] && ok capture_same_output || no capture_same_output "$plain / $inst"
-  check capture_roundtrip_through_codec bash -c "$T compress '$W/wl.txt' '$W/wl.trc' && $T decompress '$W/wl.trc' - | cmp - <(grep -v '^#' '$W/wl.txt')"
+  t capture_same_output test "$plain" = "$inst"
+  t capture_roundtrip_through_codec bash -c "$T compress '$W/wl.txt' '$W/wl.trc' && $T decompress '$W/wl.trc' - | cmp - <(grep -v '^#' '$W/wl.txt')"
   bad=""
   for f in main wl_sort partition wl_calc primary; do
     a=$(awk -v f=$f '$2 == f {print $5}' "$W/wl.sym")
     b=$(nm build/wl/wl | awk -v f=$f '$3 == f {print "0x" $1}' | sed 's/0x0*/0x/')
     [ -n "$a" ] && [ "$a" = "$b" ] || bad="$bad $f:$a/$b"
   done
-  [ -z "$bad" ] && ok capture_symmap_matches_nm || no capture_symmap_matches_nm "$bad"
+  t capture_symmap_matches_nm test -z "$bad"
   id=$(awk '$2 == "wl_calc" {print $1}' "$W/wl.sym")
   ne=$(awk -v i="$id" '$2 == "E" && $3 == i' "$W/wl.txt" | wc -l)
   nx=$(awk -v i="$id" '$2 == "X" && $3 == i' "$W/wl.txt" | wc -l)
-  [ "$ne" = 500 ] && [ "$nx" = 500 ] && ok capture_calls_counted || no capture_calls_counted "wl_calc E $ne X $nx, want 500"
-  check capture_timebase_in_trace_and_symmap bash -c "grep -q '^# trc-timebase clock=monotonic tick_ns=10 t0_ns=' '$W/wl.txt' && grep -q '^# trc-timebase' '$W/wl.sym'"
-  check capture_calltree_names bash -c "$T calltree '$W/wl.txt' --depth 2 2>/dev/null | grep -q '^  run ('"
+  [ "$ne" = 500 ] && t capture_calls_counted test "$nx" = 500
+  t capture_timebase_in_trace_and_symmap bash -c "grep -q '^# trc-timebase clock=monotonic tick_ns=10 t0_ns=' '$W/wl.txt' && grep -q '^# trc-timebase' '$W/wl.sym'"
+  t capture_calltree_names bash -c "$T calltree '$W/wl.txt' --depth 2 2>/dev/null | grep -q '^  run ('"
   TRC_CAPTURE_OUT="$W/wl3.txt" $WL -n 8 -e 100 -t 3 >/dev/null 2>&1
   th=$(awk '$2 == "O" && $3 == 7 {print $4}' "$W/wl3.txt" | sort -u | tr '\n' ' ')
-  [ "$th" = "0 1 2 3 " ] && ok capture_threads_records || no capture_threads_records "values: $th"
+  t capture_threads_records test "$th" = "0 1 2 3 "
   nrun=$($T calltree "$W/wl3.txt" 2>/dev/null | grep -c '^run (')
-  [ "$nrun" = 3 ] && ok capture_threads_calltree || no capture_threads_calltree "$nrun run roots"
+  t capture_threads_calltree test "$nrun" = 3
   $T export "$W/wl3.txt" --perfetto "$W/wl3.json" 2>/dev/null
-  check capture_threads_json_balanced python3 "$W/jcheck.py" "$W/wl3.json" "$(records "$W/wl3.txt" | wc -l)"
+  t capture_threads_json_balanced python3 "$W/jcheck.py" "$W/wl3.json" "$(records "$W/wl3.txt" | wc -l)"
   TRC_CAPTURE_OUT="$W/wlc.trc" $WL -n 16 -e 500 >/dev/null 2>&1
   a=$($T decompress "$W/wlc.trc" - 2>/dev/null | wc -l); b=$(records "$W/wl.txt" | wc -l)
-  [ "$a" = "$b" ] && ok capture_writes_trc || no capture_writes_trc "$a != $b"
+  t capture_writes_trc test "$a" = "$b"
   TRC_CAPTURE_OUT="$W/wlt.txt" TRC_CAPTURE_TICK_NS=1000 $WL -n 16 -e 500 >/dev/null 2>&1
-  check capture_tick_option grep -q 'tick_ns=1000 ' "$W/wlt.txt"
+  t capture_tick_option grep -q 'tick_ns=1000 ' "$W/wlt.txt"
   # merge a capture with OS events 1 us after its start, through its .sym
   t0=$(sed -n 's/^# trc-timebase.* t0_ns=\([0-9]*\).*/\1/p' "$W/wl.sym")
   ts=$(python3 -c "t=$t0+1000; print('%d.%09d' % (t // 10**9, t % 10**9))")
@@ -265,8 +253,7 @@ if [ -x $WL ] && [ -x build/wl/wl_plain ]; then
   $T import-ftrace "$W/one.ftrace" "$W/wlm.txt" --merge "$W/wl_bare.txt" 2>/dev/null
   at=$(records "$W/wlm.txt" | awk '{s += $1} $2 == "O" {print s; exit}')
   t0m=$(sed -n 's/^# trc-timebase.* t0_ns=\([0-9]*\).*/\1/p' "$W/wlm.txt")
-  [ "$((t0m + at * 10))" = "$((t0 + 1000))" ] && ok capture_merge_with_ftrace_via_symmap \
-    || no capture_merge_with_ftrace_via_symmap "$t0m + $at ticks vs $t0 + 1000 ns"
+  t capture_merge_with_ftrace_via_symmap test "$((t0m + at * 10))" = "$((t0 + 1000))"
   # the time base is absolute: a probe function prints CLOCK_MONOTONIC read in
   # its body; its entry record's absolute time must be just before it
   cat > "$W/tb.c" <<'EOF'
@@ -304,13 +291,13 @@ EOF
   if cc -O1 -finstrument-functions "$W/tb.c" build/libtrc_capture.a -lpthread -o "$W/tb" 2>"$W/tb.err"; then
     for clk in monotonic tsc; do
       TRC_CAPTURE_CLOCK=$clk TRC_CAPTURE_OUT="$W/tb_$clk.txt" "$W/tb" > "$W/tb_$clk.out" 2>/dev/null
-      check capture_timebase_absolute_$clk python3 "$W/tb.py" "$W/tb_$clk.txt" "$W/tb_$clk.out"
+      t capture_timebase_absolute_$clk python3 "$W/tb.py" "$W/tb_$clk.txt" "$W/tb_$clk.out"
     done
   else
-    no capture_timebase_program_builds "$(head -c 200 "$W/tb.err")"
+    t capture_timebase_program_builds false "$(head -c 200 "$W/tb.err")"
   fi
   TRC_CAPTURE_CLOCK=tsc TRC_CAPTURE_OUT="$W/wltsc.txt" $WL -n 16 -e 500 >/dev/null 2>&1
-  check capture_tsc_same_records cmp <(awk '!/^#/ {print $2, $3}' "$W/wl.txt") <(awk '!/^#/ {print $2, $3}' "$W/wltsc.txt")
+  t capture_tsc_same_records cmp <(awk '!/^#/ {print $2, $3}' "$W/wl.txt") <(awk '!/^#/ {print $2, $3}' "$W/wltsc.txt")
   # many short threads: no file descriptor per thread, no event lost
   cat > "$W/many.c" <<'EOF'
 #include <pthread.h>
@@ -327,10 +314,9 @@ EOF
     (ulimit -n 32; TRC_CAPTURE_OUT="$W/many.txt" "$W/many" 2>"$W/many.log")
     e=$(awk '$2 == "E"' "$W/many.txt" | wc -l); x=$(awk '$2 == "X"' "$W/many.txt" | wc -l)
     th=$(awk '$2 == "O" && $3 == 7 {print $4}' "$W/many.txt" | sort -u | wc -l)
-    [ "$e $x $th" = "6001 6001 501" ] && ok capture_500_short_threads \
-      || no capture_500_short_threads "E $e X $x threads $th, want 6001 6001 501"
+    t capture_500_short_threads test "$e $x $th" = "6001 6001 501"
   else
-    no capture_500_short_threads "does not build"
+    t capture_500_short_threads false "does not build"
   fi
   # live: real ftrace (private instance, clock mono) around a capture, merged
   rc=0
@@ -339,7 +325,7 @@ EOF
   if [ $rc = 3 ]; then
     echo "# skip live ftrace checks: $(tail -1 "$W/live.log")"
   elif [ $rc != 0 ]; then
-    no capture_live_ftrace_run "$(tail -2 "$W/live.log" | tr '\n' ' ')"
+    t capture_live_ftrace_run false "$(tail -2 "$W/live.log" | tr '\n' ' ')"
   else
     $T import-ftrace "$W/live.ftrace" "$W/mixed.txt" --merge "$W/live.txt" 2>/dev/null
     bad=""
@@ -348,7 +334,7 @@ EOF
       got=$(awk -v t="${type[$ev]}" '$2 == "O" && $3 == t' "$W/mixed.txt" | wc -l)
       [ "$want" = "$got" ] || bad="$bad $ev:$want/$got"
     done
-    [ -z "$bad" ] && ok capture_live_ftrace_merge_counts || no capture_live_ftrace_merge_counts "$bad"
+    t capture_live_ftrace_merge_counts test -z "$bad"
     # every OS record sits at its ftrace time (10 ns ticks); function records unchanged
     python3 - "$W/live.ftrace" "$W/mixed.txt" "$W/live.txt" > "$W/live.chk" 2>&1 <<'EOF'
 import re, sys
@@ -373,12 +359,11 @@ assert [f for t, f in m if f[0] != "O"] == [f for t, f in recs(cap)], "function 
 assert [t for t, f in m if f[0] != "O"] == [t for t, f in recs(cap)], "function times differ"
 print("ok")
 EOF
-    grep -qx ok "$W/live.chk" && ok capture_live_ftrace_merge_times \
-      || no capture_live_ftrace_merge_times "$(tail -1 "$W/live.chk")"
-    check capture_live_mixed_has_names bash -c "$T calltree '$W/mixed.txt' --depth 1 2>/dev/null | grep -q '^main ('"
+    t capture_live_ftrace_merge_times grep -qx ok "$W/live.chk"
+    t capture_live_mixed_has_names bash -c "$T calltree '$W/mixed.txt' --depth 1 2>/dev/null | grep -q '^main ('"
   fi
 else
-  no capture_workload_built "run make build/wl/wl build/wl/wl_plain"
+  t capture_workload_built false "run make build/wl/wl build/wl/wl_plain"
 fi
 
 # ---- sanitizers: the same commands under ASan/UBSan, plus seeded junk -------
@@ -408,19 +393,15 @@ with open(w + "/junk.ftrace", "w") as f:
             p = r.randrange(len(s)); s[p] = r.choice("[]:=-. 0123456789xX\t")
         f.write("".join(s[:r.randrange(len(s) + 1)]) + "\n")
 PY
-  san() { # NAME COMMAND...: runs under ASan/UBSan, must not report
-    local n=$1; shift
-    "$@" >"$W/san.out" 2>"$W/san.err"
-    if grep -q 'Sanitizer\|runtime error' "$W/san.err"; then no "$n" "$(grep -m1 'ERROR\|runtime error' "$W/san.err")"; else ok "$n"; fi
-  }
+  san() { local n=$1; shift; t "$n" no_sanitizer_report "$@"; }
   san asan_calltree_random $A calltree "$W/rand.txt" --calls
   printf "m1 0 1 2 3\nm2 4 5 6 7 8\n" > "$W/rand.mod"
   san asan_calltree_random_methods $A calltree "$W/rand.txt" --min-fraction 0.6 --modules "$W/rand.mod"
   san asan_calltree_bad_module_map $A calltree $D/host_fig1.txt --modules $D/host_fig1.mod --syms /dev/null
   san asan_export_random $A export "$W/rand.txt" --perfetto "$W/rand.json" --ctf "$W/rand.ctf"
-  check asan_export_random_balanced python3 "$W/jcheck.py" "$W/rand.json" 20000
+  t asan_export_random_balanced python3 "$W/jcheck.py" "$W/rand.json" 20000
   n=$(babeltrace2 "$W/rand.ctf" 2>/dev/null | wc -l)
-  [ "$n" = 20000 ] && ok ctf_random_babeltrace2 || no ctf_random_babeltrace2 "$n events"
+  t ctf_random_babeltrace2 test "$n" = 20000
   san asan_import_ftrace_junk $A import-ftrace "$W/junk.ftrace" "$W/junk.txt"
   san asan_import_ftrace_merge $A import-ftrace $D/host_ftrace.txt "$W/m.trc" --merge $D/host_cap.txt
   san asan_calltree_fig1 $A calltree $D/host_fig1.txt --modules $D/host_fig1.mod --min-fraction 0.5
@@ -440,12 +421,12 @@ for ev in "${!type[@]}"; do
   got=$(awk -v t="${type[$ev]}" '$2 == "O" && $3 == t' "$W/tc.txt" | wc -l)
   [ "$want" = "$got" ] || bad="$bad $ev:$want/$got"
 done
-[ -z "$bad" ] && ok ftrace_tracecmd_counts_match_grep || no ftrace_tracecmd_counts_match_grep "$bad"
+t ftrace_tracecmd_counts_match_grep test -z "$bad"
 sed -n 's/.* sched_switch: .* ==> [^ ]*:\([0-9]*\) .*/\1/p' $R > "$W/tc_want"
 awk '$2 == "O" && $3 == 1 {print $4}' "$W/tc.txt" > "$W/tc_got"
-[ -s "$W/tc_want" ] && same ftrace_tracecmd_switch_values "$W/tc_want" "$W/tc_got" \
-  || no ftrace_tracecmd_switch_values "no sched_switch lines found"
+[ -s "$W/tc_want" ] && t ftrace_tracecmd_switch_values diff "$W/tc_want" "$W/tc_got" \
+  || t ftrace_tracecmd_switch_values false "no sched_switch lines found"
 sed -n 's/.* sched_wakeup: *[^ ]*:\([0-9]*\) .*/\1/p' $R > "$W/tcw_want"
 awk '$2 == "O" && $3 == 4 {print $4}' "$W/tc.txt" > "$W/tcw_got"
-[ -s "$W/tcw_want" ] && same ftrace_tracecmd_wakeup_values "$W/tcw_want" "$W/tcw_got" \
-  || no ftrace_tracecmd_wakeup_values "no sched_wakeup lines found"
+[ -s "$W/tcw_want" ] && t ftrace_tracecmd_wakeup_values diff "$W/tcw_want" "$W/tcw_got" \
+  || t ftrace_tracecmd_wakeup_values false "no sched_wakeup lines found"

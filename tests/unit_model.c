@@ -320,6 +320,40 @@ static void test_time_ext(void)
     check(err == TRC_OK && got == 3 && same(out, in, 3) &&
               st.time_ext == 2 && st.lost == 1,
           "time_ext_and_lost_round_trip");
+
+    /* Long gaps (format.md 4.2): q = (D - 1) / 15 above 64 is written as one
+     * TIME_EXT of value j per set bit j of q, highest first. */
+    uint64_t d70 = 70 * 15 + 3; /* q = 70 = 1000110: values 6, 2, 1 */
+    trc_record e0 = trc_time_ext_nth(&p, d70, 0), e2 = trc_time_ext_nth(&p, d70, 2);
+    check(trc_time_ext_count(&p, 64 * 15 + 1) == 64 &&
+              trc_time_ext_nth(&p, 64 * 15 + 1, 63).b == 0 &&
+              trc_time_ext_count(&p, d70) == 3 && e0.b == 6 && e0.delta == 15 &&
+              trc_time_ext_nth(&p, d70, 1).b == 2 && e2.b == 1 &&
+              trc_lower(&p, &(trc_record){d70, 1, 0, TRC_ENTRY}).delta == 3,
+          "time_ext_long_gap_rule");
+    /* VAL_W 4 allows values up to 15: q < 2^16; VAL_W 16 any 64-bit delta */
+    check(trc_record_check(&p, &(trc_record){15 * 65535 + 1, 1, 0, TRC_ENTRY}) ==
+              TRC_OK &&
+              trc_record_check(&p, &(trc_record){15 * 65536 + 1, 1, 0, TRC_ENTRY}) ==
+              TRC_ERR_FIELD,
+          "time_ext_long_gap_limit_small_val_w");
+    trc_params pp = trc_params_paper(), sp = trc_params_stack();
+    trc_params pn = P(2, 4, 3, 16, 1);
+    const trc_params *ps[3] = {&pp, &sp, &pn};
+    int ok = 1;
+    for (int k = 0; k < 3; k++) {
+        trc_record big[4] = {R(UINT64_MAX, TRC_ENTRY, 1, 0),
+                             R(UINT64_C(1) << 63, TRC_EXIT, 1, 0),
+                             R(0, TRC_OS, 1, 2),
+                             R(UINT64_MAX - 12345, TRC_LOST, 3, 0)};
+        uint8_t bb[4096];
+        trc_record back[8];
+        size_t nb = enc_trace(ps[k], big, 4, bb, TRC_MAX_RECORD_BYTES, &err);
+        ok &= err == TRC_OK && nb < 4 * 65 * TRC_MAX_RECORD_BYTES;
+        ok &= dec_chunked(ps[k], bb, nb, 3, back, &got, &st) == TRC_OK &&
+              got == 4 && same(back, big, 4);
+    }
+    check(ok, "time_ext_long_gap_round_trip_2_64");
 }
 
 static void test_checks(void)
@@ -364,8 +398,17 @@ static void test_corrupt(void)
           "corrupt_padding");
     /* TIME_EXT (type 127 miss) with value 1 (hit 001): 101111 1111111111 001 */
     uint8_t ext_bad[] = {0xbf, 0xff, 0xc8, 0};
-    check(dec_chunked(&p, ext_bad, 4, 4, out, &got, NULL) == TRC_ERR_CORRUPT,
-          "corrupt_time_ext_value");
+    trc_decoder d1;
+    size_t used1;
+    trc_decoder_init(&d1, &p);
+    d1.v1 = 1; /* container version 1: only value 0 */
+    check(trc_decode(&d1, ext_bad, 4, &used1, out, 64, &got, 1) ==
+              TRC_ERR_CORRUPT,
+          "corrupt_time_ext_value_in_version_1");
+    /* END (type 126 miss) with value 1: 101111 1111111110 001 */
+    uint8_t end_bad[] = {0xbf, 0xfe, 0x20, 0};
+    check(dec_chunked(&p, end_bad, 4, 4, out, &got, NULL) == TRC_ERR_CORRUPT,
+          "corrupt_end_value");
     check(dec_chunked(&p, ext_bad, 0, 4, out, &got, NULL) == TRC_ERR_TRUNCATED,
           "empty_stream_is_truncated");
 
@@ -671,8 +714,15 @@ static void test_container_and_bin(void)
     check(trc_header_read(h, sizeof h, &q, &mode) == TRC_OK &&
               !memcmp(&p, &q, sizeof p) && mode == 0,
           "header_round_trip");
-    check(h[0] == 0x89 && h[1] == 'T' && h[4] == 1 && h[6] == 16,
+    check(h[0] == 0x89 && h[1] == 'T' && h[4] == 2 && h[6] == 16 &&
+              trc_header_version(h) == 2,
           "header_layout");
+    uint8_t h1[TRC_HEADER_BYTES];
+    memcpy(h1, h, sizeof h);
+    h1[4] = 1;
+    check(trc_header_read(h1, sizeof h1, &q, &mode) == TRC_OK &&
+              trc_header_version(h1) == 1,
+          "header_version_1_still_read");
     check(trc_header_read(h, 10, &q, &mode) == TRC_ERR_TRUNCATED,
           "header_truncated");
     uint8_t hb[TRC_HEADER_BYTES];
@@ -756,5 +806,7 @@ int main(void)
     test_text();
     test_container_and_bin();
     test_frames();
-    return 0; /* failures are reported line by line; the runner counts */
+    if (failures)
+        fprintf(stderr, "unit_model: %d checks failed\n", failures);
+    return failures != 0;
 }

@@ -1,6 +1,7 @@
 /*
- * host_common.c - time base, symbol map, OS type names and the record writer
- * shared by the host tools. Formats: docs/host-tools.md.
+ * host_common.c - symbol map, a trace opened with its symbol map and time
+ * base, and OS type names, shared by the host tools.
+ * Formats: docs/host-tools.md.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -14,81 +15,46 @@
 
 int host_parse_u64(const char *s, uint64_t *v)
 {
-    char *end;
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+    uint64_t x = 0;
+    unsigned base = 10;
+    if (!s || !*s)
         return -1;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (errno || *end)
-        return -1;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+        if (!*s)
+            return -1;
+    }
+    for (; *s; s++) {
+        unsigned d;
+        if (*s >= '0' && *s <= '9')
+            d = (unsigned)(*s - '0');
+        else if (base == 16 && *s >= 'a' && *s <= 'f')
+            d = (unsigned)(*s - 'a' + 10);
+        else if (base == 16 && *s >= 'A' && *s <= 'F')
+            d = (unsigned)(*s - 'A' + 10);
+        else
+            return -1;
+        if (x > (UINT64_MAX - d) / base)
+            return -1;
+        x = x * base + d;
+    }
     *v = x;
     return 0;
 }
 
-/* ---- Time base ------------------------------------------------------------ */
-
-int host_timebase_parse(const char *line, host_timebase *tb)
-{
-    while (*line == '#' || *line == ' ')
-        line++;
-    if (strncmp(line, "trc-timebase", 12) != 0)
-        return 0;
-    host_timebase t = {0, 0, 0};
-    const char *s = line + 12;
-    while (*s) {
-        while (*s == ' ' || *s == '\t')
-            s++;
-        char key[32], val[64];
-        size_t k = 0, n = 0;
-        while (*s && *s != '=' && *s != ' ' && k < sizeof key - 1)
-            key[k++] = *s++;
-        key[k] = 0;
-        if (*s != '=')
-            break;
-        s++;
-        while (*s && *s != ' ' && *s != '\r' && *s != '\n' && n < sizeof val - 1)
-            val[n++] = *s++;
-        val[n] = 0;
-        uint64_t v;
-        if (!strcmp(key, "t0_ns") && !host_parse_u64(val, &v)) {
-            t.t0_ns = v;
-            t.known = 1;
-        } else if (!strcmp(key, "tick_ns") && !host_parse_u64(val, &v)) {
-            t.tick_ns = v;
-        }
-    }
-    *tb = t;
-    return 1;
-}
-
-void host_timebase_format(const host_timebase *tb, char *out, size_t cap)
-{
-    snprintf(out, cap, "# trc-timebase clock=monotonic tick_ns=%" PRIu64
-             " t0_ns=%" PRIu64 "\n", tb->tick_ns, tb->t0_ns);
-}
-
-int host_timebase_from_file(const char *path, host_timebase *tb)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    char line[512];
-    int found = 0;
-    /* Only the leading comment lines count (a .trc never starts with '#'). */
-    while (fgets(line, sizeof line, f) && line[0] == '#')
-        if (host_timebase_parse(line, tb) && tb->known) {
-            found = 1;
-            break;
-        }
-    fclose(f);
-    return found;
-}
-
 /* ---- Symbol map ------------------------------------------------------------- */
 
+typedef struct {
+    uint32_t id;
+    size_t line; /* later lines win for the same id */
+    char *name;
+} sym;
+
 struct host_symmap {
-    char **name; /* by id, NULL when absent */
-    size_t n;
+    sym *s;       /* by id, one per id */
+    sym **by_name; /* by name, then id */
+    size_t n, cap;
     host_timebase tb;
     long *tid; /* by thread index */
     size_t ntid;
@@ -118,20 +84,58 @@ long host_symmap_tid(const host_symmap *m, uint32_t idx)
     return m && idx < m->ntid ? m->tid[idx] : 0;
 }
 
+static int by_id(const void *a, const void *b)
+{
+    const sym *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const sym *x = *(sym *const *)a, *y = *(sym *const *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+/* Sorts the entries, keeps the last line of each id, builds the name index. */
+static int symmap_index(host_symmap *m)
+{
+    if (m->n > 1)
+        qsort(m->s, m->n, sizeof *m->s, by_id);
+    size_t k = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        if (k && m->s[k - 1].id == m->s[i].id) {
+            free(m->s[k - 1].name);
+            m->s[k - 1] = m->s[i];
+        } else {
+            m->s[k++] = m->s[i];
+        }
+    }
+    m->n = k;
+    m->by_name = malloc((k ? k : 1) * sizeof *m->by_name);
+    if (!m->by_name)
+        return -1;
+    for (size_t i = 0; i < k; i++)
+        m->by_name[i] = &m->s[i];
+    if (k > 1)
+        qsort(m->by_name, k, sizeof *m->by_name, by_name);
+    return 0;
+}
+
 host_symmap *host_symmap_load(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_error("%s: cannot open symbol map: %s", path, strerror(errno));
+    FILE *f = cli_in_open(path);
+    if (!f)
         return NULL;
-    }
     host_symmap *m = calloc(1, sizeof *m);
     char *line = NULL;
     size_t cap = 0;
     unsigned long ln = 0;
     ssize_t len;
     if (!m)
-        goto fail;
+        goto oom;
     while ((len = getline(&line, &cap, f)) >= 0) {
         ln++;
         char *s = line;
@@ -151,35 +155,53 @@ host_symmap *host_symmap_load(const char *path)
             cli_error("%s:%lu: symbol map line is not 'ID NAME ...'", path, ln);
             goto fail;
         }
-        if (id >= m->n) {
-            size_t nn = m->n ? m->n : 64;
-            while (nn <= id)
-                nn *= 2;
-            char **t = realloc(m->name, nn * sizeof *t);
+        if (m->n == m->cap) {
+            size_t nc = m->cap ? 2 * m->cap : 256;
+            sym *t = realloc(m->s, nc * sizeof *t);
             if (!t)
-                goto fail;
-            memset(t + m->n, 0, (nn - m->n) * sizeof *t);
-            m->name = t;
-            m->n = nn;
+                goto oom;
+            m->s = t;
+            m->cap = nc;
         }
-        free(m->name[id]);
-        m->name[id] = strdup(nm);
-        if (!m->name[id])
-            goto fail;
+        m->s[m->n].id = (uint32_t)id;
+        m->s[m->n].line = ln;
+        if (!(m->s[m->n].name = strdup(nm)))
+            goto oom;
+        m->n++;
     }
+    if (ferror(f)) {
+        cli_error("%s: read error: %s", path, strerror(errno));
+        goto fail;
+    }
+    if (symmap_index(m))
+        goto oom;
     free(line);
-    fclose(f);
+    if (f != stdin)
+        fclose(f);
     return m;
+oom:
+    cli_error("%s: out of memory", path);
 fail:
     free(line);
-    fclose(f);
+    if (f != stdin)
+        fclose(f);
     host_symmap_free(m);
     return NULL;
 }
 
 const char *host_symmap_name(const host_symmap *m, uint32_t id)
 {
-    return m && id < m->n ? m->name[id] : NULL;
+    if (!m)
+        return NULL;
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->s[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->n && m->s[lo].id == id ? m->s[lo].name : NULL;
 }
 
 host_timebase host_symmap_timebase(const host_symmap *m)
@@ -192,11 +214,18 @@ int host_symmap_find(const host_symmap *m, const char *name, uint32_t *id)
 {
     if (!m)
         return 0;
-    for (size_t i = 0; i < m->n; i++)
-        if (m->name[i] && !strcmp(m->name[i], name)) {
-            *id = (uint32_t)i;
-            return 1;
-        }
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(m->by_name[mid]->name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < m->n && !strcmp(m->by_name[lo]->name, name)) {
+        *id = m->by_name[lo]->id;
+        return 1;
+    }
     return 0;
 }
 
@@ -205,8 +234,9 @@ void host_symmap_free(host_symmap *m)
     if (!m)
         return;
     for (size_t i = 0; i < m->n; i++)
-        free(m->name[i]);
-    free(m->name);
+        free(m->s[i].name);
+    free(m->s);
+    free(m->by_name);
     free(m->tid);
     free(m);
 }
@@ -264,125 +294,47 @@ const char *host_os_name(uint32_t type, char buf[24])
     return buf;
 }
 
-/* ---- Record writer ---------------------------------------------------------- */
-
-#define WBATCH 4096
-
-struct host_writer {
-    FILE *f;
-    const char *path;
-    int trc; /* 1: container through the encoder */
-    trc_params p;
-    trc_encoder enc;
-    trc_record batch[WBATCH];
-    size_t nb;
-    uint64_t index; /* records put so far */
-    uint8_t out[WBATCH * TRC_MAX_RECORD_BYTES];
-};
-
-static int w_write(host_writer *w, const void *buf, size_t n)
+uint32_t host_thread_type(const cli_args *a)
 {
-    if (n && fwrite(buf, 1, n, w->f) != n) {
-        cli_error("%s: write error: %s", w->path, strerror(errno));
+    return cli_given(a, OPT_THREAD_TYPE) ? (uint32_t)a->num[OPT_THREAD_TYPE]
+                                         : HOST_OS_THREAD;
+}
+
+/* ---- A trace with its symbol map and time base ------------------------------ */
+
+int host_trace_setup(host_trace *t, const cli_args *a, const char *path)
+{
+    const char *syms = a->str[OPT_SYMS];
+    char *side = syms ? NULL : host_sidecar_symmap(path);
+    if (syms || side) {
+        t->sym = host_symmap_load(syms ? syms : side);
+        free(side);
+        if (!t->sym)
+            return -1;
+    }
+    t->tb = cli_reader_timebase(t->rd);
+    if (!t->tb.known)
+        t->tb = host_symmap_timebase(t->sym);
+    t->tick_ns = cli_given(a, OPT_TICK) ? a->num[OPT_TICK]
+                 : t->tb.tick_ns        ? t->tb.tick_ns : 10;
+    return 0;
+}
+
+int host_trace_open(host_trace *t, const cli_args *a, const char *path)
+{
+    memset(t, 0, sizeof *t);
+    t->rd = cli_open_trace(a, path);
+    if (!t->rd || host_trace_setup(t, a, path)) {
+        host_trace_close(t);
         return -1;
     }
     return 0;
 }
 
-static int w_flush(host_writer *w)
+void host_trace_close(host_trace *t)
 {
-    size_t off = 0;
-    while (off < w->nb) {
-        size_t used = 0, len = 0;
-        trc_error e = trc_encode(&w->enc, w->batch + off, w->nb - off, &used,
-                                 w->out, sizeof w->out, &len);
-        if (w_write(w, w->out, len))
-            return -1;
-        if (e != TRC_OK) {
-            cli_error("%s: record %" PRIu64 ": %s (%s)", w->path,
-                      w->index - w->nb + off + used + 1, trc_error_text(e),
-                      trc_error_name(e));
-            return -1;
-        }
-        off += used;
-    }
-    w->nb = 0;
-    return 0;
-}
-
-host_writer *host_writer_open(const char *path, const trc_params *p,
-                              const char *comment)
-{
-    host_writer *w = calloc(1, sizeof *w);
-    if (!w) {
-        cli_error("out of memory");
-        return NULL;
-    }
-    w->path = path;
-    w->p = *p;
-    w->trc = ends_with(path, ".trc");
-    if (w->trc) {
-        trc_error e = trc_encoder_init(&w->enc, p);
-        if (e != TRC_OK) {
-            cli_error("bad format parameters: %s", trc_error_text(e));
-            free(w);
-            return NULL;
-        }
-    }
-    w->f = cli_open_out(path);
-    if (!w->f) {
-        free(w);
-        return NULL;
-    }
-    if (w->trc) {
-        uint8_t h[TRC_HEADER_BYTES];
-        trc_error e = trc_header_write(p, p->mode, h);
-        if (e != TRC_OK || w_write(w, h, sizeof h)) {
-            cli_close(w->f, path);
-            free(w);
-            return NULL;
-        }
-    } else if (comment && w_write(w, comment, strlen(comment))) {
-        cli_close(w->f, path);
-        free(w);
-        return NULL;
-    }
-    return w;
-}
-
-int host_writer_put(host_writer *w, const trc_record *r)
-{
-    w->index++;
-    if (w->trc) {
-        w->batch[w->nb++] = *r;
-        return w->nb == WBATCH ? w_flush(w) : 0;
-    }
-    trc_error e = trc_record_check(&w->p, r);
-    if (e != TRC_OK) {
-        cli_error("%s: record %" PRIu64 ": %s (%s)", w->path, w->index,
-                  trc_error_text(e), trc_error_name(e));
-        return -1;
-    }
-    char line[TRC_TEXT_LINE_MAX];
-    size_t n = trc_text_format(r, line);
-    return w_write(w, line, n);
-}
-
-int host_writer_close(host_writer *w)
-{
-    int rc = 0;
-    if (!w)
-        return 0;
-    if (w->trc) {
-        size_t len = 0;
-        rc = w_flush(w);
-        if (!rc) {
-            trc_error e = trc_encode_end(&w->enc, w->out, sizeof w->out, &len);
-            rc = e != TRC_OK ? -1 : w_write(w, w->out, len);
-        }
-    }
-    if (cli_close(w->f, w->path))
-        rc = -1;
-    free(w);
-    return rc;
+    cli_reader_close(t->rd);
+    host_symmap_free(t->sym);
+    t->rd = NULL;
+    t->sym = NULL;
 }

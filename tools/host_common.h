@@ -1,7 +1,8 @@
 /*
  * host_common.h - what the host tools (import-ftrace, export, calltree) share:
- * the time base of a trace, the symbol map of the capture library, names of
- * OS info types, and a record writer (trace text v1 or .trc container).
+ * a trace opened with its symbol map and time base, the symbol map of the
+ * capture library, names of OS info types, the entry/exit pairing, and a
+ * record writer (trace text v1 or .trc container) to a safe output file.
  * See docs/host-tools.md for the file formats.
  */
 #ifndef HOST_COMMON_H
@@ -9,28 +10,6 @@
 
 #include <stdint.h>
 #include "trc_cli.h"
-
-/* ---- Time base -----------------------------------------------------------
- * A trace's records hold deltas only. Its time base says what the first delta
- * counts from: the first record happens at t0_ns + delta0 * tick_ns on the
- * named clock (CLOCK_MONOTONIC for the capture library and ftrace's "mono").
- * It travels as one comment line, in the text trace and in the symbol map:
- *   # trc-timebase clock=monotonic tick_ns=10 t0_ns=544262849000
- */
-typedef struct {
-    int known;        /* 1 when t0_ns is known */
-    uint64_t t0_ns;   /* absolute start, ns on the clock */
-    uint64_t tick_ns; /* tick length in ns (0 = not stated) */
-} host_timebase;
-
-/* Parses "# trc-timebase ..." (leading '#' and spaces optional). 1 when the
- * line is a time base line (fields filled), 0 otherwise. */
-int host_timebase_parse(const char *line, host_timebase *tb);
-/* Formats the comment line, newline included. */
-void host_timebase_format(const host_timebase *tb, char *out, size_t cap);
-/* Looks for a time base line among the leading comment lines of a text
- * file. 1 found, 0 not found (or not a text file / cannot be read). */
-int host_timebase_from_file(const char *path, host_timebase *tb);
 
 /* ---- Symbol map ----------------------------------------------------------
  * One line per function: "ID NAME [ADDRESS MODULE OFFSET]"; '#' comment lines,
@@ -45,7 +24,7 @@ host_timebase host_symmap_timebase(const host_symmap *m);
 /* The Linux tid of capture thread idx ("# trc-thread IDX tid=TID" lines);
  * 0 when the map does not say. */
 long host_symmap_tid(const host_symmap *m, uint32_t idx);
-/* Looks up a name; returns 1 and sets *id when found (first id wins). */
+/* Looks up a name; returns 1 and sets *id when found (lowest id wins). */
 int host_symmap_find(const host_symmap *m, const char *name, uint32_t *id);
 void host_symmap_free(host_symmap *m);
 
@@ -58,6 +37,23 @@ char *host_sidecar_path(const char *trace_path);
 
 /* A function's printable name: the map's, else "f<ID>" written into buf. */
 const char *host_fn_name(const host_symmap *m, uint32_t id, char buf[24]);
+
+/* ---- A trace with its symbol map and time base ---------------------------
+ * The time base is looked up in this order: the trace's own leading comment
+ * lines, then the symbol map (--syms, else the one beside the trace). The
+ * tick is --tick, else the time base's, else 10 ns. */
+typedef struct {
+    cli_reader *rd;
+    host_symmap *sym; /* NULL when there is none */
+    host_timebase tb;
+    uint64_t tick_ns;
+} host_trace;
+/* Opens path with a's --syms, --tick, --raw and format options. 0 ok,
+ * -1 on error (message printed). */
+int host_trace_open(host_trace *t, const cli_args *a, const char *path);
+/* The same for t->rd already open (on a copy of stdin, say). */
+int host_trace_setup(host_trace *t, const cli_args *a, const char *path);
+void host_trace_close(host_trace *t);
 
 /* ---- OS info types -------------------------------------------------------
  * Defaults of `trc import-ftrace` and the capture library's thread record. */
@@ -72,22 +68,65 @@ enum {
 };
 /* A short name for an OS info type ("sched_switch", ..., "os<T>" in buf). */
 const char *host_os_name(uint32_t type, char buf[24]);
+/* The thread record type of a's --thread-type (default 7; 0: none). */
+uint32_t host_thread_type(const cli_args *a);
 
-/* ---- Record writer -------------------------------------------------------- */
+/* ---- Entry/exit pairing (host_pairs.c) -----------------------------------
+ * Per thread (type-T OS records switch threads), an exit closes the innermost
+ * open entry of its function; the entries above it were left by longjmp
+ * (unwound). The stack of a thread holds at most HOST_MAX_DEPTH entries;
+ * deeper ones are counted and their exits absorbed, so a crafted trace cannot
+ * make it grow without bound. */
+#define HOST_MAX_DEPTH 16384
+typedef struct {
+    uint32_t fn;
+    uint64_t tag;   /* the caller's: a record index, a tree node */
+    uint64_t start; /* the caller's: a time */
+} host_frame;
+typedef struct {
+    uint32_t id;    /* thread record value */
+    host_frame *st;
+    size_t depth, cap;
+    uint64_t deep;  /* entries beyond HOST_MAX_DEPTH still open */
+    uint64_t user;  /* the caller's */
+} host_thread;
+typedef struct {
+    host_thread *th;
+    size_t nth, cap, cur;
+    size_t *hash, hcap; /* thread value -> index */
+    uint64_t too_deep; /* entries beyond HOST_MAX_DEPTH in all */
+} host_pairs;
+/* 0 ok, -1 out of memory (message printed). Thread 0 exists from the start. */
+int host_pairs_init(host_pairs *hp);
+/* Switches to the thread with value id (created when new: *is_new = 1). */
+int host_pairs_thread(host_pairs *hp, uint32_t id, int *is_new);
+/* An entry of fn: 1 pushed, 0 beyond the depth limit, -1 out of memory. */
+int host_pairs_entry(host_pairs *hp, uint32_t fn, uint64_t tag, uint64_t start);
+/* An exit of fn: the number of frames it closes (its entry and the unwound
+ * ones above it), now at cur->st[cur->depth .. + n), innermost last; 0 when
+ * no entry of fn is open; -1 when it closes an entry beyond the limit. */
+long host_pairs_exit(host_pairs *hp, uint32_t fn);
+static inline host_thread *host_pairs_cur(host_pairs *hp)
+{
+    return &hp->th[hp->cur];
+}
+void host_pairs_free(host_pairs *hp);
+
+/* ---- Record writer ---------------------------------------------------------
+ * The model's trc_writer on a safe output file: a path ending in ".trc" gets
+ * a container, anything else trace text v1. */
 typedef struct host_writer host_writer;
-/* Opens path ("-" = stdout) for records. A path ending in ".trc" gets a .trc
- * container through the model encoder; anything else trace text v1, whose
- * first lines are `comment` (may be NULL; each line must start with '#').
- * NULL on error (message printed). */
+/* comment: leading '#' lines for text (may be NULL). inputs: as
+ * cli_out_open. NULL on error (message printed). */
 host_writer *host_writer_open(const char *path, const trc_params *p,
-                              const char *comment);
+                              const char *comment, const char *const *inputs);
 /* 0 ok, -1 error (message printed, naming the record index). */
 int host_writer_put(host_writer *w, const trc_record *r);
-/* Flushes (END record for .trc) and closes. 0 ok, -1 on error. */
-int host_writer_close(host_writer *w);
+/* keep: finish and rename into place; 0: discard. 0 ok, -1 on error. */
+int host_writer_close(host_writer *w, int keep);
 
 /* ---- Small helpers -------------------------------------------------------- */
-/* Parses a decimal or 0x-hex unsigned 64-bit number; 0 ok, -1 bad. */
+/* Parses an unsigned decimal, or 0x-hex, 64-bit number; 0 ok, -1 bad. */
 int host_parse_u64(const char *s, uint64_t *v);
 
 #endif /* HOST_COMMON_H */

@@ -13,7 +13,8 @@ declare -A deb=(
   [nextpnr-ice40]=nextpnr-ice40 [icepack]=fpga-icestorm [gtkwave]=gtkwave
   [lz4]=lz4 [zstd]=zstd [babeltrace2]=babeltrace2 [xz]=xz-utils
   [gzip]=gzip [clang]=clang [python3]=python3 [cc]=gcc [make]=make
-  [xvfb-run]=xvfb
+  [xvfb-run]=xvfb [/usr/bin/time]=time [prlimit]=util-linux
+  [riscv64-unknown-elf-gcc]=gcc-riscv64-unknown-elf
 )
 missing=()
 for cmd in "${!deb[@]}"; do
@@ -30,6 +31,9 @@ else
     || missing+=(libclang-rt-14-dev)
 fi
 
+# the PicoRV32 firmware's C library (soc/): a header, not a command
+[ -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ] \
+  || missing+=(picolibc-riscv64-unknown-elf)
 # python3 -m venv (tests/t_python.sh) needs ensurepip, a package of its own
 # on Debian.
 python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
@@ -43,7 +47,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # PyPI: module -> package. FuseSoC reads trc.core (and brings PyYAML, which
-# tools/corefiles.py uses); the ECP5 flow only with --fpga.
+# tools/corefiles.py uses); PicoRV32's Verilog for soc/ comes from its
+# package (found through its data_location, never copied into this
+# repository); the ECP5 flow only with --fpga.
 pip_need() { # MODULE PACKAGE
   python3 -c "import $1" 2>/dev/null && return 0
   echo "install-deps: pip install $2"
@@ -51,6 +57,7 @@ pip_need() { # MODULE PACKAGE
 }
 pip_need yaml pyyaml
 pip_need fusesoc fusesoc
+pip_need pythondata_cpu_picorv32 pythondata-cpu-picorv32
 # The Python package's tests (tests/t_python.sh): its run-time needs and
 # pytest, in the system Python that the test venv sees.
 pip_need numpy numpy

@@ -1,16 +1,15 @@
 /*
- * trc_cli.h - what the `trc` subcommands share: the command table entry,
- * option parsing of the format parameters, error reporting, and a record
- * reader/writer that takes any trace form (text v1, .trc, raw stream).
+ * trc_cli.h - what the `trc` subcommands share: the option table and its
+ * parser, error messages, safe output files, the time base, and a record
+ * reader that takes any trace form (text v1, .trc, framed .trc, raw stream).
  */
 #ifndef TRC_CLI_H
 #define TRC_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
-#include "trc.h"
 
-/* A subcommand: returns the process exit status (0 ok, 1 error, 2 usage). */
-typedef int (*trc_cmd_fn)(int argc, char **argv);
+#include "trc.h"
 
 /* Prints "trc: " + message + newline to stderr. */
 void cli_error(const char *fmt, ...)
@@ -19,26 +18,110 @@ void cli_error(const char *fmt, ...)
 #endif
     ;
 
-/*
- * Parses a format option at argv[*i] (--nt N, --fid-bits N, --type-bits N,
- * --value-bits N, --dict-bits N or F,T,V; also --opt=N). Returns 1 when it
- * took the option (advancing *i past its value), 0 when argv[*i] is not a
- * format option, -1 on a bad value (message printed). *given (if not NULL)
- * is set to 1 when an option was taken, so callers can tell defaults apart.
- */
-int cli_param_option(int argc, char **argv, int *i, trc_params *p, int *given);
+/* ---- Options (cli_opts.c) -------------------------------------------------
+ * One table of every option; each subcommand lists the ones it takes. */
+enum {
+    OPT_RAW, OPT_JSON, OPT_TO, OPT_FRAME, OPT_SYNC_EVERY, OPT_FROM_FRAME,
+    OPT_SYMS, OPT_TICK, OPT_THREAD_TYPE, OPT_PERFETTO, OPT_CTF, OPT_ABSOLUTE,
+    OPT_OS_COUNTERS, OPT_MIN_FRACTION, OPT_MODULES, OPT_NO_MERGE, OPT_DEPTH,
+    OPT_CALLS, OPT_UNIT, OPT_CPU, OPT_MAP, OPT_NO_DEFAULT_MAP, OPT_MERGE,
+    OPT_MERGE_T0, OPT_CLIP,
+    /* the format parameters (docs/format.md 2) */
+    OPT_NT, OPT_FID_BITS, OPT_TYPE_BITS, OPT_VALUE_BITS, OPT_DICT_BITS,
+    OPT_MODE, OPT_TABLE_BITS, OPT_STACK_DEPTH,
+    OPT__COUNT
+};
+#define OPT_BIT(id) (UINT64_C(1) << (id))
+#define OPT_PARAMS                                                            \
+    (OPT_BIT(OPT_NT) | OPT_BIT(OPT_FID_BITS) | OPT_BIT(OPT_TYPE_BITS) |       \
+     OPT_BIT(OPT_VALUE_BITS) | OPT_BIT(OPT_DICT_BITS) | OPT_BIT(OPT_MODE) |   \
+     OPT_BIT(OPT_TABLE_BITS) | OPT_BIT(OPT_STACK_DEPTH))
+#define CLI_MAX_MAPS 64
 
-/* Opens path for reading/writing; "-" is stdin/stdout. NULL on error
- * (message printed). cli_close() leaves stdin/stdout open but flushes. */
-FILE *cli_open_in(const char *path);
-FILE *cli_open_out(const char *path);
-int cli_close(FILE *f, const char *path); /* 0 ok, -1 on write error */
+/* The parsed command line of one subcommand. */
+typedef struct {
+    const char *cmd;            /* the subcommand's name */
+    const char *pos[2];         /* IN, OUT */
+    uint64_t given;             /* OPT_BIT of each option given */
+    const char *str[OPT__COUNT]; /* string values (and the raw text of all) */
+    uint64_t num[OPT__COUNT];   /* numbers; choices as their index */
+    double frac;                /* --min-fraction */
+    const char *map[CLI_MAX_MAPS]; /* --map, in order */
+    size_t nmap;
+    trc_params p;               /* the paper's defaults and the options given */
+} cli_args;
 
-/* Reads records from a trace in any form: a .trc container (detected by its
- * magic), a bare stream (raw != 0, parameters from *p), or trace text v1. */
+typedef struct {
+    const char *name;
+    int (*fn)(const cli_args *a); /* exit status: 0 ok, 1 error, 2 usage */
+    const char *pos;              /* "IN OUT" */
+    unsigned npos;
+    uint64_t opts;                /* OPT_BITs it takes */
+    const char *summary;
+} cli_cmd;
+
+/* Parses argv (argv[0] = the subcommand) into *a. Returns 0 when parsed,
+ * 1 when --help was printed (exit 0), 2 on bad usage (message printed). */
+int cli_parse(const cli_cmd *c, int argc, char **argv, cli_args *a);
+/* Help of one subcommand, and of all (both from the option table). */
+void cli_help_cmd(FILE *f, const cli_cmd *c);
+void cli_help_all(FILE *f, const cli_cmd *cmds, size_t n);
+static inline int cli_given(const cli_args *a, unsigned id)
+{
+    return (a->given & OPT_BIT(id)) != 0;
+}
+/* Says "--name: REASON" for an option that means nothing here; returns 2. */
+int cli_reject(const cli_args *a, unsigned id, const char *reason);
+
+/* The whole `trc` program (tools/trc.c's main; the fuzz targets call it). */
+int trc_cli_main(int argc, char **argv);
+
+/* ---- Files (cli_io.c) ------------------------------------------------------
+ * Output goes to a temporary file beside the target, renamed over it only on
+ * success; a device node, FIFO or other non-regular target is written in
+ * place and never removed. Output equal to an input is refused. */
+typedef struct cli_out cli_out;
+/* inputs: NULL-terminated paths the output must differ from ("-" = stdin).
+ * NULL on error (message printed). */
+cli_out *cli_out_open(const char *path, const char *const *inputs);
+FILE *cli_out_file(cli_out *o);
+const char *cli_out_path(const cli_out *o);
+/* A trc_write_fn over the output (ctx = the cli_out). */
+int cli_out_write(void *ctx, const uint8_t *buf, size_t len);
+/* keep != 0: flushes, checks for write errors and renames into place; 0
+ * (or on a write error): removes the temporary file. 0 ok, -1 error. */
+int cli_out_close(cli_out *o, int keep);
+/* Opens an input ("-" = stdin); refuses directories and a closed stdin. */
+FILE *cli_in_open(const char *path);
+/* 1 when both name the same existing regular file (or stdin's). */
+int cli_same_file(const char *a, const char *b);
+/* At start: fds 0-2 that are closed are held by /dev/null, and marked so
+ * that "-" on them is an error rather than an empty file. */
+void cli_std_guard(void);
+/* Checks stdout after a command: 0 ok, -1 (message printed) on error. */
+int cli_stdout_check(void);
+
+/* ---- Time base (cli_reader.c) ---------------------------------------------
+ * A trace's records hold deltas only; its time base says what the first
+ * delta counts from: t0_ns + delta0 * tick_ns on CLOCK_MONOTONIC. One
+ * comment line, in the text trace and in the symbol map:
+ *   # trc-timebase clock=monotonic tick_ns=10 t0_ns=544262849000 */
+typedef struct {
+    int known;        /* 1 when t0_ns is known */
+    uint64_t t0_ns;   /* absolute start, ns on the clock */
+    uint64_t tick_ns; /* tick length in ns (0 = not stated) */
+} host_timebase;
+/* Parses "# trc-timebase ..." (leading '#' and blanks optional): 1 when the
+ * line is one (fields filled), 0 otherwise. */
+int host_timebase_parse(const char *line, host_timebase *tb);
+/* Formats the comment line, newline included. */
+void host_timebase_format(const host_timebase *tb, char *out, size_t cap);
+
+/* ---- Reader (cli_reader.c) ------------------------------------------------- */
 typedef struct cli_reader cli_reader;
-/* Returns NULL on error (message printed). p: parameters for text and raw
- * streams; for a container the header's parameters are used. */
+/* Opens a trace: a .trc container (detected by its magic), a bare stream
+ * (raw != 0, parameters p) or trace text v1 (range checks by p). NULL on
+ * error (message printed). */
 cli_reader *cli_reader_open(const char *path, const trc_params *p, int raw);
 /* The same on an open file (closed by cli_reader_close unless stdin). */
 cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
@@ -48,18 +131,30 @@ cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
 int cli_reader_next(cli_reader *rd, trc_record *r);
 /* Parameters in force (after open: the container's for a .trc). */
 const trc_params *cli_reader_params(const cli_reader *rd);
-/* Decoder figures so far, NULL for text input. */
+/* Decoder figures so far (all good frames of a framed file), NULL for text. */
 const trc_stats *cli_reader_stats(const cli_reader *rd);
-/* Stream bytes read so far (container header excluded), 0 for text. */
+/* Stream bytes read so far (container and frame headers excluded). */
 uint64_t cli_reader_stream_bytes(const cli_reader *rd);
 /* Framed containers: start at frame k (earlier frames are skipped on
- * purpose; the first record's delta then counts from the trace start). */
-void cli_reader_from_frame(cli_reader *rd, uint32_t k);
+ * purpose; the first record's delta then counts from the trace start).
+ * -1 (message printed) when the input is not a framed container. */
+int cli_reader_from_frame(cli_reader *rd, uint32_t k);
 /* Damage events reported so far (lost frames, skipped bytes, missing
  * trailer): the trace read is then incomplete, with L records at the gaps. */
 unsigned cli_reader_damage(const cli_reader *rd);
-/* 1 for a .trc or raw stream, 0 for trace text. */
+/* Damage events of all readers of this run: a command that read a damaged
+ * file exits 1 after writing all it could. */
+unsigned cli_damage_count(void);
+/* 1 for a .trc or raw stream, 0 for trace text; 1 for a .trc container. */
 int cli_reader_is_stream(const cli_reader *rd);
+int cli_reader_is_container(const cli_reader *rd);
+/* The time base from the trace's leading comment lines (known = 0 if none). */
+host_timebase cli_reader_timebase(const cli_reader *rd);
 void cli_reader_close(cli_reader *rd);
+
+/* Opens IN with the command line's parameters and --raw; when format options
+ * were given for a .trc container whose header says otherwise, that is an
+ * error (the header decides). NULL on error (message printed). */
+cli_reader *cli_open_trace(const cli_args *a, const char *path);
 
 #endif /* TRC_CLI_H */

@@ -293,6 +293,7 @@ class Reader:
         head = bytes(self._buf[:lib.TRC_HEADER_BYTES])
         cp = params._c()
         self.framed = False
+        self._v1 = False
         if raw:
             self.form = "stream"
         elif not head:
@@ -302,6 +303,8 @@ class Reader:
             flags = ffi.new("unsigned *")
             e = lib.trc_header_read_ex(head, len(head), cp, mode, flags)
             if e == lib.TRC_OK:
+                # version 1 streams allow no long-gap TIME_EXT values
+                self._v1 = lib.trc_header_version(head) == 1
                 self.framed = bool(flags[0] & lib.TRC_FLAG_FRAMED)
                 self.form = "framed" if self.framed else "container"
                 self._pos = lib.TRC_HEADER_BYTES
@@ -321,6 +324,7 @@ class Reader:
         self._tick = 0            # ticks up to the last record handed out
         self.records = 0          # records handed out
         self._st = None           # decoder figures (stream forms)
+        self._payload = 0         # framed: payload bytes of the good frames
         own_tb = None
         if self.form == "text":
             self._fill(_BLOCK)
@@ -388,6 +392,7 @@ class Reader:
     def _stream_raw(self):
         dec = self._dec = ffi.new("trc_decoder *")
         lib.trc_decoder_init(dec, self._cp)
+        dec.v1 = int(self._v1)
         self._st = ffi.addressof(dec, "st")
         out = np.empty(self._chunk, RAW_DTYPE)
         outp = ffi.cast("trc_record *", out.ctypes.data)
@@ -549,6 +554,7 @@ class Reader:
                 continue
             if not trailer:
                 st_sum += np.frombuffer(ffi.buffer(ffi.addressof(dec, "st")), np.uint64)
+                self._payload += fi.payload_bytes
             parts = []
             if fi.records_before > seen:
                 lost = fi.records_before - seen
@@ -583,6 +589,7 @@ class Reader:
     def _decode_frame(self, dec, pl, fi, used, n):
         """Decodes one frame's payload alone: (records, None), or (None, why)."""
         lib.trc_decoder_init(dec, self._cp)
+        dec.v1 = int(self._v1)
         cap = min(fi.records, 8 * fi.payload_bytes) + 1  # a record takes >= 1 bit
         out = np.empty(cap, RAW_DTYPE)
         e = lib.trc_decode(dec, pl, fi.payload_bytes, used,
@@ -704,8 +711,11 @@ class Reader:
             return self._text_stats()
         for raw in self._gen:
             self.records += len(raw)
+        # stream bytes: a framed file's are its good frames' payloads (the
+        # stream proper, without frame headers), as `trc stats` counts them
+        nbytes = self._payload if self.framed else self._offset() - self._header
         st = self._st if isinstance(self._st, _Stats) else _Stats.of(self._st)
-        return st.as_dict(self._offset() - self._header, self.records)
+        return st.as_dict(nbytes, self.records)
 
     def _text_stats(self):
         enc = ffi.new("trc_encoder *")

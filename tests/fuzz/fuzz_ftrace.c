@@ -1,15 +1,16 @@
 /*
  * fuzz_ftrace.c - libFuzzer target for `trc import-ftrace`: the input is
  * ftrace text (tracefs `trace` or `trace-cmd report`); byte 0 picks options
- * (CPU filter, tick, value width). The importer must end in output or a
- * clear error, never crash or read out of bounds.
+ * (CPU filter, tick, value width, an added map, the .trc output). The
+ * importer must end in output or a clear error, never crash, hang or read
+ * out of bounds.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-int cmd_import_ftrace(int argc, char **argv);
+#include "trc_cli.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
@@ -24,8 +25,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     }
     char in[64];
     snprintf(in, sizeof in, "/proc/self/fd/%d", fd);
-    char *argv[12] = {"import-ftrace", in, "/dev/null"};
-    int argc = 3;
+    char *argv[16] = {"trc", "import-ftrace", in, "/dev/null"};
+    int argc = 4;
     if (data[0] & 1) {
         argv[argc++] = "--cpu";
         argv[argc++] = "0,2-3";
@@ -42,7 +43,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         argv[argc++] = "--map";
         argv[argc++] = "sched_waking=9:pid";
     }
-    cmd_import_ftrace(argc, argv);
+    if (data[0] & 16)
+        argv[argc++] = "--no-default-map";
+    trc_cli_main(argc, argv);
     close(fd);
     return 0;
 }

@@ -1,0 +1,356 @@
+/*
+ * cli_reader.c - the record reader of every subcommand: trace text v1, a .trc
+ * container, a framed container (each frame checked, damaged ones reported
+ * and skipped) or a bare stream, with errors that name the file and the line
+ * or the byte and bit offset. Memory stays bounded by the input: records are
+ * streamed, and a framed file holds at most one frame's bytes.
+ */
+#define _POSIX_C_SOURCE 200809L /* isatty */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trc_cli.h"
+#include "cli_reader.h"
+
+/* Moves unread bytes to the front and reads more; returns bytes added. A
+ * read error ends the input and is reported once by the caller. */
+size_t rd_refill(cli_reader *rd)
+{
+    if (rd->bpos) {
+        memmove(rd->buf, rd->buf + rd->bpos, rd->blen - rd->bpos);
+        rd->buf_base += rd->bpos;
+        rd->blen -= rd->bpos;
+        rd->bpos = 0;
+    }
+    size_t got = 0;
+    if (!rd->eof && rd->blen < rd->cap) {
+        got = fread(rd->buf + rd->blen, 1, rd->cap - rd->blen, rd->f);
+        rd->blen += got;
+        rd->nbytes += got;
+        if (got == 0) {
+            if (ferror(rd->f)) {
+                rd->read_err = errno ? errno : EIO;
+                cli_error("%s: read error: %s", rd->path, strerror(rd->read_err));
+            }
+            rd->eof = 1;
+        }
+    }
+    return got;
+}
+
+/* Time base lines among the leading comment lines in the first buffer. */
+static void scan_timebase(cli_reader *rd)
+{
+    const char *s = (const char *)rd->buf, *end = s + rd->blen;
+    while (s < end && *s == '#') {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        if (!nl)
+            break;
+        char line[512];
+        size_t n = (size_t)(nl - s) < sizeof line - 1 ? (size_t)(nl - s)
+                                                      : sizeof line - 1;
+        memcpy(line, s, n);
+        line[n] = 0;
+        host_timebase tb;
+        if (host_timebase_parse(line, &tb) && tb.known && !rd->tb.known)
+            rd->tb = tb;
+        s = nl + 1;
+    }
+}
+
+cli_reader *cli_reader_open(const char *path, const trc_params *p, int raw)
+{
+    FILE *f = cli_in_open(path);
+    return f ? cli_reader_from(f, path, p, raw) : NULL;
+}
+
+cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
+                            int raw)
+{
+    cli_reader *rd = calloc(1, sizeof *rd);
+    if (!rd || !(rd->buf = malloc(RD_BUF_BYTES))) {
+        cli_error("out of memory");
+        free(rd);
+        if (f != stdin)
+            fclose(f);
+        return NULL;
+    }
+    rd->cap = RD_BUF_BYTES;
+    rd->progress = -1;
+    rd->path = name;
+    rd->p = *p;
+    rd->f = f;
+    while (rd->blen < TRC_HEADER_BYTES && !rd->eof)
+        rd_refill(rd);
+    if (rd->read_err) {
+        cli_reader_close(rd);
+        return NULL;
+    }
+    unsigned mode, flags = 0;
+    /* An empty input is an empty text trace, not a cut header. */
+    trc_error e = raw || rd->blen == 0
+                      ? TRC_ERR_MAGIC
+                      : trc_header_read_ex(rd->buf, rd->blen, &rd->p, &mode,
+                                           &flags);
+    if (e == TRC_OK) {
+        rd->stream = rd->container = 1;
+        rd->framed = (flags & TRC_FLAG_FRAMED) != 0;
+        rd->v1 = trc_header_version(rd->buf) == 1;
+        rd->header = rd->bpos = TRC_HEADER_BYTES;
+    } else if (e != TRC_ERR_MAGIC) {
+        cli_error("%s: bad .trc header: %s", name, trc_error_text(e));
+        cli_reader_close(rd);
+        return NULL;
+    } else {
+        rd->stream = raw;
+        if (!raw)
+            scan_timebase(rd);
+    }
+    if (trc_params_check(&rd->p) != TRC_OK) {
+        cli_error("format parameters out of range (see docs/format.md)");
+        cli_reader_close(rd);
+        return NULL;
+    }
+    if (rd->stream) {
+        trc_decoder_init(&rd->dec, &rd->p);
+        rd->dec.v1 = rd->v1;
+    }
+    return rd;
+}
+
+static int next_text(cli_reader *rd, trc_record *r)
+{
+    for (;;) {
+        char *s = (char *)rd->buf + rd->bpos;
+        size_t avail = rd->blen - rd->bpos;
+        char *nl = memchr(s, '\n', avail);
+        if (!nl && !rd->eof) {
+            size_t before = rd->blen - rd->bpos;
+            rd_refill(rd);
+            if (rd->blen - rd->bpos == before && !rd->eof) {
+                cli_error("%s:%llu: line longer than %u bytes", rd->path,
+                          (unsigned long long)rd->lineno + 1u, RD_BUF_BYTES);
+                return -1;
+            }
+            continue;
+        }
+        if (rd->read_err)
+            return -1;
+        if (!nl && avail == 0)
+            return 0;
+        size_t len = nl ? (size_t)(nl - s) : avail;
+        rd->bpos += len + (nl != NULL);
+        rd->lineno++;
+        int is_rec;
+        size_t col;
+        trc_error e = trc_text_parse(&rd->p, s, len, r, &is_rec, &col);
+        if (e != TRC_OK) {
+            cli_error("%s:%llu:%zu: %s (%s)", rd->path,
+                      (unsigned long long)rd->lineno, col, trc_error_text(e),
+                      trc_error_name(e));
+            return -1;
+        }
+        if (is_rec)
+            return 1;
+    }
+}
+
+static int next_stream(cli_reader *rd, trc_record *r)
+{
+    while (rd->oi == rd->on) {
+        if (rd->err || rd->done) {
+            if (rd->err) {
+                uint64_t bit = trc_decoder_bit_offset(&rd->dec);
+                cli_error("%s: byte %llu, bit %u: %s (%s)", rd->path,
+                          (unsigned long long)(rd->header + bit / 8u),
+                          (unsigned)(bit % 8u), trc_error_text(rd->err),
+                          trc_error_name(rd->err));
+                return -1;
+            }
+            return 0;
+        }
+        if (!rd->eof && rd->blen - rd->bpos < RD_BUF_BYTES / 2)
+            rd_refill(rd);
+        if (rd->read_err)
+            return -1;
+        size_t used;
+        trc_error e = trc_decode(&rd->dec, rd->buf + rd->bpos,
+                                 rd->blen - rd->bpos, &used, rd->out,
+                                 RD_OUT_RECS, &rd->on, rd->eof);
+        rd->bpos += used;
+        rd->oi = 0;
+        if (e != TRC_OK)
+            rd->err = e;
+        else if (rd->eof && rd->on < RD_OUT_RECS)
+            rd->done = 1;
+    }
+    *r = rd->out[rd->oi++];
+    return 1;
+}
+
+int cli_reader_from_frame(cli_reader *rd, uint32_t k)
+{
+    if (!rd->framed) {
+        cli_error("%s: --from-frame needs a framed .trc (trc compress --frame "
+                  "N, or trc frame)", rd->path);
+        return -1;
+    }
+    rd->from_frame = k;
+    return 0;
+}
+
+unsigned cli_damage_seen;
+
+unsigned cli_reader_damage(const cli_reader *rd)
+{
+    return rd->damage;
+}
+
+unsigned cli_damage_count(void)
+{
+    return cli_damage_seen;
+}
+
+/* Long runs say how far they are: a line on stderr every 2^20 records when
+ * stderr is a terminal, or always with TRC_PROGRESS=1 (TRC_PROGRESS=0: never). */
+#define PROGRESS_EVERY (UINT64_C(1) << 20)
+
+static void progress(cli_reader *rd)
+{
+    if (rd->progress < 0) {
+        const char *env = getenv("TRC_PROGRESS");
+        rd->progress = env ? env[0] == '1' : isatty(2);
+    }
+    if (rd->progress)
+        fprintf(stderr, "trc: %s: %llu records read\n", rd->path,
+                (unsigned long long)rd->nread);
+}
+
+int cli_reader_next(cli_reader *rd, trc_record *r)
+{
+    int got;
+    if (rd->framed)
+        got = rd_next_framed(rd, r);
+    else
+        got = rd->stream ? next_stream(rd, r) : next_text(rd, r);
+    if (got == 1 && ++rd->nread % PROGRESS_EVERY == 0)
+        progress(rd);
+    return got;
+}
+
+const trc_params *cli_reader_params(const cli_reader *rd)
+{
+    return &rd->p;
+}
+
+const trc_stats *cli_reader_stats(const cli_reader *rd)
+{
+    if (rd->framed)
+        return &rd->sum;
+    return rd->stream ? &rd->dec.st : NULL;
+}
+
+uint64_t cli_reader_stream_bytes(const cli_reader *rd)
+{
+    if (rd->framed)
+        return rd->payload_bytes;
+    return rd->stream ? rd->buf_base + rd->bpos - rd->header : 0;
+}
+
+int cli_reader_is_stream(const cli_reader *rd)
+{
+    return rd->stream;
+}
+
+int cli_reader_is_container(const cli_reader *rd)
+{
+    return rd->container;
+}
+
+host_timebase cli_reader_timebase(const cli_reader *rd)
+{
+    return rd->tb;
+}
+
+void cli_reader_close(cli_reader *rd)
+{
+    if (!rd)
+        return;
+    if (rd->f && rd->f != stdin)
+        fclose(rd->f);
+    free(rd->buf);
+    free(rd);
+}
+
+cli_reader *cli_open_trace(const cli_args *a, const char *path)
+{
+    int raw = cli_given(a, OPT_RAW);
+    cli_reader *rd = cli_reader_open(path, &a->p, raw);
+    if (rd && rd->container && (a->given & OPT_PARAMS) &&
+        memcmp(&a->p, &rd->p, sizeof a->p)) {
+        cli_error("%s: format options given, but its .trc header gives other "
+                  "parameters (the header decides; options are for text and "
+                  "--raw input)", path);
+        cli_reader_close(rd);
+        return NULL;
+    }
+    return rd;
+}
+
+/* ---- Time base -------------------------------------------------------------- */
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    uint64_t x = 0;
+    if (!*s)
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || x > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+            return -1;
+        x = x * 10 + (uint64_t)(*s - '0');
+    }
+    *v = x;
+    return 0;
+}
+
+int host_timebase_parse(const char *line, host_timebase *tb)
+{
+    while (*line == '#' || *line == ' ')
+        line++;
+    if (strncmp(line, "trc-timebase", 12) != 0)
+        return 0;
+    host_timebase t = {0, 0, 0};
+    const char *s = line + 12;
+    while (*s) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        char key[32], val[64];
+        size_t k = 0, n = 0;
+        while (*s && *s != '=' && *s != ' ' && k < sizeof key - 1)
+            key[k++] = *s++;
+        key[k] = 0;
+        if (*s != '=')
+            break;
+        s++;
+        while (*s && *s != ' ' && *s != '\r' && *s != '\n' && n < sizeof val - 1)
+            val[n++] = *s++;
+        val[n] = 0;
+        uint64_t v;
+        if (!strcmp(key, "t0_ns") && !parse_u64(val, &v)) {
+            t.t0_ns = v;
+            t.known = 1;
+        } else if (!strcmp(key, "tick_ns") && !parse_u64(val, &v)) {
+            t.tick_ns = v;
+        }
+    }
+    *tb = t;
+    return 1;
+}
+
+void host_timebase_format(const host_timebase *tb, char *out, size_t cap)
+{
+    snprintf(out, cap, "# trc-timebase clock=monotonic tick_ns=%llu t0_ns=%llu\n",
+             (unsigned long long)tb->tick_ns, (unsigned long long)tb->t0_ns);
+}

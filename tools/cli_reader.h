@@ -1,0 +1,55 @@
+/*
+ * cli_reader.h - the reader's state, shared by cli_reader.c (text, streams)
+ * and cli_frames.c (framed containers). Internal to tools/.
+ */
+#ifndef CLI_READER_H
+#define CLI_READER_H
+
+#include "trc_cli.h"
+
+#define RD_BUF_BYTES (1u << 16)
+#define RD_OUT_RECS 1024
+
+struct cli_reader {
+    FILE *f;
+    const char *path;
+    int stream, container, framed, v1;
+    int eof, done, read_err; /* input exhausted; no more records; errno */
+    trc_error err;           /* decoder error pending */
+    uint8_t *buf;
+    size_t cap, blen, bpos;
+    uint64_t buf_base;       /* file offset of buf[0] */
+    uint64_t header;         /* container header bytes before the stream */
+    uint64_t nbytes;         /* bytes read from the file so far */
+    uint64_t lineno;
+    trc_params p;
+    trc_decoder dec;
+    trc_record out[RD_OUT_RECS];
+    size_t on, oi;
+    host_timebase tb;        /* from the leading comment lines of text */
+    /* framed containers (cli_frames.c) */
+    trc_frame_info fi;       /* the frame being handed out */
+    int in_frame;            /* its records are being decoded from buf */
+    trc_decoder fdec;
+    size_t fpos;             /* payload bytes fdec is done with */
+    uint64_t lost_left;      /* L records still to hand out */
+    uint64_t gap;            /* ticks to add to the next record handed out */
+    uint32_t expect;         /* next frame index */
+    uint32_t from_frame;     /* frames before it are skipped on purpose */
+    int started, trailer;
+    uint64_t seen;           /* trace records accounted for (read or lost) */
+    uint64_t last_time;      /* ticks up to the end of the last good frame */
+    uint64_t good_end;       /* file offset after the last good frame */
+    uint64_t work;           /* payload bytes checked (CRC, decode) so far */
+    uint64_t payload_bytes;  /* stream bytes of the frames handed out */
+    unsigned damage;         /* damage events reported */
+    uint64_t nread;          /* records handed out, for progress lines */
+    int progress;            /* 1: progress lines on stderr */
+    trc_stats sum;           /* figures of all good frames */
+};
+
+size_t rd_refill(cli_reader *rd);
+extern unsigned cli_damage_seen; /* damage events of every reader */
+int rd_next_framed(cli_reader *rd, trc_record *r);
+
+#endif /* CLI_READER_H */

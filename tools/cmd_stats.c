@@ -1,0 +1,186 @@
+/*
+ * cmd_stats.c - `trc stats`: the paper's Table 2 (raw and coded bits per
+ * field, dictionary hit rates) for a .trc, a framed .trc (its good frames) or
+ * a bare stream, or for the stream a text trace would compress to.
+ */
+#include <string.h>
+
+#include "trc_cli.h"
+
+#define CHUNK_RECS 4096
+#define OUT_BYTES (1u << 16)
+
+/* ---- stats ------------------------------------------------------------- */
+
+static double pct(uint64_t a, uint64_t b)
+{
+    return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
+                        int json)
+{
+    /* Stack mode streams code a delta symbol for every record. */
+    int stack = s->delta_sym[0] + s->delta_sym[1] + s->delta_sym[2] +
+                    s->delta_sym[3] != 0;
+    static const char *const names[] = {"timestamp", "function", "type",
+                                        "value"};
+    static const char *const labels[] = {"timestamp", "function id",
+                                         "info type", "info value"};
+    uint64_t raw = 0, coded = 0;
+    for (int f = 0; f < TRC_F__COUNT; f++) {
+        raw += s->raw_bits[f];
+        coded += s->coded_bits[f];
+    }
+    double bpr = trace ? 8.0 * (double)bytes / (double)trace : 0.0;
+    if (json) {
+        printf("{\"records\": {\"function\": %llu, \"os\": %llu, "
+               "\"time_ext\": %llu, \"end\": %llu, \"sync\": %llu, "
+               "\"lost\": %llu, \"trace\": %llu},\n \"fields\": {",
+               (unsigned long long)s->function, (unsigned long long)s->os,
+               (unsigned long long)s->time_ext, (unsigned long long)s->end,
+               (unsigned long long)s->sync, (unsigned long long)s->lost,
+               (unsigned long long)trace);
+        for (int f = 0; f < TRC_F__COUNT; f++)
+            printf("\"%s\": {\"raw\": %llu, \"coded\": %llu}, ", names[f],
+                   (unsigned long long)s->raw_bits[f],
+                   (unsigned long long)s->coded_bits[f]);
+        printf("\"kind\": {\"coded\": %llu}},\n \"padding_bits\": %llu, "
+               "\"hits\": {\"function\": [%llu, %llu], \"type\": [%llu, %llu],"
+               " \"value\": [%llu, %llu]},\n \"stream_bytes\": %llu, "
+               "\"bits_per_record\": %.4f",
+               (unsigned long long)s->kind_bits,
+               (unsigned long long)s->pad_bits,
+               (unsigned long long)s->hits[0], (unsigned long long)s->lookups[0],
+               (unsigned long long)s->hits[1], (unsigned long long)s->lookups[1],
+               (unsigned long long)s->hits[2], (unsigned long long)s->lookups[2],
+               (unsigned long long)bytes, bpr);
+        if (stack)
+            printf(",\n \"stack\": {\"predicted\": %llu, \"top_exits\": %llu, "
+                   "\"delta\": {\"eq\": %llu, \"near\": %llu, \"length\": %llu, "
+                   "\"escape\": %llu}}",
+                   (unsigned long long)s->predicted,
+                   (unsigned long long)s->top_exits,
+                   (unsigned long long)s->delta_sym[0],
+                   (unsigned long long)s->delta_sym[1],
+                   (unsigned long long)s->delta_sym[2],
+                   (unsigned long long)s->delta_sym[3]);
+        printf("}\n");
+        return;
+    }
+    printf("%-22s %14s %14s %7s\n", "field", "raw bits", "coded bits",
+           "ratio");
+    for (int f = 0; f < TRC_F__COUNT; f++)
+        printf("%-22s %14llu %14llu %6.1f%%\n", labels[f],
+               (unsigned long long)s->raw_bits[f],
+               (unsigned long long)s->coded_bits[f],
+               pct(s->coded_bits[f], s->raw_bits[f]));
+    printf("%-22s %14llu %14llu %6.1f%%\n", "total (no kind bit)",
+           (unsigned long long)raw, (unsigned long long)coded,
+           pct(coded, raw));
+    /* raw: one kind bit per raw record; coded: what the stream spent on
+     * kinds (stack mode: the NP codes and event classes) */
+    uint64_t raw_kind = s->function + s->os;
+    printf("%-22s %14llu %14llu %6.1f%%\n", "total (with kind bit)",
+           (unsigned long long)(raw + raw_kind),
+           (unsigned long long)(coded + s->kind_bits),
+           pct(coded + s->kind_bits, raw + raw_kind));
+    printf("records: %llu trace (%llu function, %llu OS incl. %llu TIME_EXT, "
+           "%llu END, %llu SYNC, %llu LOST)\n",
+           (unsigned long long)trace, (unsigned long long)s->function,
+           (unsigned long long)s->os, (unsigned long long)s->time_ext,
+           (unsigned long long)s->end, (unsigned long long)s->sync,
+           (unsigned long long)s->lost);
+    printf("stream: %llu bytes, %.3f bits/record, %llu padding bits\n",
+           (unsigned long long)bytes, bpr, (unsigned long long)s->pad_bits);
+    printf("dictionary hit rate: function %.1f%%, type %.1f%%, value %.1f%%\n",
+           pct(s->hits[0], s->lookups[0]), pct(s->hits[1], s->lookups[1]),
+           pct(s->hits[2], s->lookups[2]));
+    if (stack) {
+        uint64_t n = s->delta_sym[0] + s->delta_sym[1] + s->delta_sym[2] +
+                     s->delta_sym[3];
+        printf("stack mode: function records predicted %.1f%%, exits of the top "
+               "%.1f%%, through the dictionary %.1f%%\n",
+               pct(s->predicted, s->function), pct(s->top_exits, s->function),
+               pct(s->lookups[0], s->function));
+        printf("stack mode deltas: equal %.1f%%, off by one %.1f%%, bit length "
+               "%.1f%%, escaped %.1f%%\n", pct(s->delta_sym[0], n),
+               pct(s->delta_sym[1], n), pct(s->delta_sym[2], n),
+               pct(s->delta_sym[3], n));
+    }
+}
+
+/* Figures of the stream that text input would compress to: the records go
+ * through the encoder and straight back through a decoder. */
+static int stats_of_text(cli_reader *rd, const trc_params *p, trc_stats *st,
+                         uint64_t *bytes, uint64_t *trace)
+{
+    static trc_encoder enc;
+    static trc_decoder dec;
+    static trc_record out[CHUNK_RECS];
+    static uint8_t buf[OUT_BYTES + TRC_MAX_RECORD_BYTES];
+    size_t keep = 0; /* undecoded bytes at buf[0..keep) */
+    int got = 1;
+    trc_encoder_init(&enc, p);
+    trc_decoder_init(&dec, p);
+    *bytes = *trace = 0;
+    while (got == 1) {
+        trc_record r;
+        size_t len = 0, used, n;
+        got = cli_reader_next(rd, &r);
+        if (got < 0)
+            return 1;
+        if (got == 1) {
+            size_t done = 0;
+            while (!done) {
+                trc_encode(&enc, &r, 1, &done, buf + keep, OUT_BYTES - keep,
+                           &len);
+                keep += len;
+                *bytes += len;
+                if (!done || keep > OUT_BYTES / 2) {
+                    trc_decode(&dec, buf, keep, &used, out, CHUNK_RECS, &n, 0);
+                    *trace += n;
+                    memmove(buf, buf + used, keep - used);
+                    keep -= used;
+                }
+            }
+        } else {
+            trc_encode_end(&enc, buf + keep, OUT_BYTES - keep, &len);
+            keep += len;
+            *bytes += len;
+            do {
+                trc_decode(&dec, buf, keep, &used, out, CHUNK_RECS, &n, 1);
+                *trace += n;
+                memmove(buf, buf + used, keep - used);
+                keep -= used;
+            } while (n == CHUNK_RECS);
+        }
+    }
+    *st = dec.st;
+    return 0;
+}
+
+int cmd_stats(const cli_args *a)
+{
+    cli_reader *rd = cli_open_trace(a, a->pos[0]);
+    if (!rd)
+        return 1;
+    trc_stats st;
+    uint64_t bytes = 0, trace = 0;
+    int rc;
+    if (cli_reader_is_stream(rd)) {
+        trc_record r;
+        int got;
+        while ((got = cli_reader_next(rd, &r)) == 1)
+            trace++;
+        rc = got < 0;
+        st = *cli_reader_stats(rd);
+        bytes = cli_reader_stream_bytes(rd);
+    } else {
+        rc = stats_of_text(rd, cli_reader_params(rd), &st, &bytes, &trace);
+    }
+    if (rc == 0)
+        print_stats(&st, bytes, trace, cli_given(a, OPT_JSON));
+    cli_reader_close(rd);
+    return rc;
+}

@@ -1,0 +1,357 @@
+/*
+ * ftrace_parse.c - ftrace text lines to mapped OS events:
+ *   TASK-PID [CPU] [FLAGS] SECONDS.FRACTION: EVENT: ARGS
+ * (TASK may hold spaces and dashes; a stamp without a fraction is a counter
+ * clock, taken as ns). Every event name is counted, mapped or not.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftrace.h"
+
+static uint64_t name_hash(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    return h;
+}
+
+static int grow_hash(ft_import *m)
+{
+    size_t nc = m->hcap ? 2 * m->hcap : 256;
+    uint32_t *h = calloc(nc, sizeof *h);
+    if (!h)
+        return -1;
+    for (size_t i = 0; i < m->nev; i++) {
+        const char *nm = m->ev[i].name;
+        size_t s = name_hash(nm, strlen(nm)) & (nc - 1);
+        while (h[s])
+            s = (s + 1) & (nc - 1);
+        h[s] = (uint32_t)i + 1u;
+    }
+    free(m->hash);
+    m->hash = h;
+    m->hcap = nc;
+    return 0;
+}
+
+/* The event named name[0..len), added when new; NULL when the name is too
+ * long or memory runs out. */
+static ft_event *ev_get(ft_import *m, const char *name, size_t len)
+{
+    if (len >= FT_NAME_MAX)
+        return NULL;
+    if (2 * (m->nev + 1) > m->hcap && grow_hash(m))
+        return NULL;
+    size_t s = name_hash(name, len) & (m->hcap - 1);
+    for (; m->hash[s]; s = (s + 1) & (m->hcap - 1)) {
+        ft_event *e = &m->ev[m->hash[s] - 1];
+        if (strlen(e->name) == len && !memcmp(e->name, name, len))
+            return e;
+    }
+    if (m->nev == m->capev) {
+        size_t nc = m->capev ? 2 * m->capev : 64;
+        ft_event *t = realloc(m->ev, nc * sizeof *t);
+        if (!t)
+            return NULL;
+        m->ev = t;
+        m->capev = nc;
+    }
+    ft_event *e = &m->ev[m->nev++];
+    memset(e, 0, sizeof *e);
+    memcpy(e->name, name, len);
+    m->hash[s] = (uint32_t)m->nev;
+    return e;
+}
+
+/* Decimal, or hex with 0x (ftrace prints no octal): 0 ok, -1 bad. */
+static int parse_num(const char *s, const char **end, uint64_t *v)
+{
+    unsigned base = 10;
+    uint64_t x = 0;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2])) {
+        base = 16;
+        s += 2;
+    }
+    if (!isxdigit((unsigned char)*s) || (base == 10 && !isdigit((unsigned char)*s)))
+        return -1;
+    for (;; s++) {
+        unsigned d;
+        if (isdigit((unsigned char)*s))
+            d = (unsigned)(*s - '0');
+        else if (base == 16 && isxdigit((unsigned char)*s))
+            d = (unsigned)(tolower((unsigned char)*s) - 'a' + 10);
+        else
+            break;
+        if (x > (UINT64_MAX - d) / base)
+            return -1;
+        x = x * base + d;
+    }
+    *end = s;
+    *v = x;
+    return 0;
+}
+
+int ft_map(ft_import *m, const char *spec, const trc_params *p)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec)
+        return -1;
+    ft_event *e = ev_get(m, spec, (size_t)(eq - spec));
+    if (!e)
+        return -1;
+    if (!strcmp(eq + 1, "none")) {
+        e->mapped = 0;
+        return 0;
+    }
+    const char *colon = strchr(eq + 1, ':'), *end;
+    uint64_t t;
+    if (parse_num(eq + 1, &end, &t) || end != (colon ? colon : eq + 1 + strlen(eq + 1)) ||
+        t >= TRC_TYPE_LOST(p))
+        return -1;
+    if (colon) {
+        if (!colon[1] || strlen(colon + 1) >= sizeof e->field)
+            return -1;
+        strcpy(e->field, colon + 1);
+    } else if (!e->field[0]) {
+        return -1; /* a new event needs its field */
+    }
+    e->mapped = 1;
+    e->type = (uint32_t)t;
+    return 0;
+}
+
+void ft_default_map(ft_import *m, const trc_params *p)
+{
+    static const char *const def[] = {
+        "sched_switch=1:next_pid", "irq_handler_entry=2:irq",
+        "softirq_entry=3:vec", "sched_wakeup=4:pid",
+        "sched_process_fork=5:child_pid", "sched_process_exit=6:pid",
+    };
+    for (size_t k = 0; k < sizeof def / sizeof def[0]; k++)
+        ft_map(m, def[k], p);
+}
+
+int ft_cpus(ft_import *m, const char *list)
+{
+    const char *s = list, *end;
+    m->cpu_filter = 1;
+    while (*s) {
+        uint64_t a, b;
+        if (!isdigit((unsigned char)*s) || parse_num(s, &end, &a))
+            return -1;
+        b = a;
+        if (*end == '-') {
+            s = end + 1;
+            if (!isdigit((unsigned char)*s) || parse_num(s, &end, &b) || b < a)
+                return -1;
+        }
+        if (b >= FT_MAX_CPUS)
+            return -1;
+        for (uint64_t c = a; c <= b; c++)
+            m->cpu_ok[c] = 1;
+        if (*end == ',' && end[1])
+            end++;
+        else if (*end)
+            return -1;
+        s = end;
+    }
+    return 0;
+}
+
+/* "SECONDS.FRACTION" (any number of fraction digits) or a counter -> ns.
+ * 0 ok, -1 not a stamp, -2 a stamp beyond 2^64 - 1 ns. */
+static int parse_ts(const char *s, size_t len, uint64_t *ns)
+{
+    uint64_t sec = 0, frac = 0;
+    size_t i = 0, fd = 0;
+    int over = 0;
+    if (!len || !isdigit((unsigned char)s[0]))
+        return -1;
+    for (; i < len && isdigit((unsigned char)s[i]); i++) {
+        unsigned d = (unsigned)(s[i] - '0');
+        if (sec > (UINT64_MAX - d) / 10)
+            over = 1;
+        else
+            sec = sec * 10 + d;
+    }
+    if (i == len) { /* a counter clock, taken as ns */
+        *ns = sec;
+        return over ? -2 : 0;
+    }
+    if (s[i] != '.')
+        return -1;
+    for (i++; i < len && isdigit((unsigned char)s[i]); i++, fd++)
+        if (fd < 9)
+            frac = frac * 10 + (uint64_t)(s[i] - '0');
+    if (fd == 0 || i != len)
+        return -1;
+    for (; fd < 9; fd++)
+        frac *= 10;
+    if (over || sec > (UINT64_MAX - frac) / 1000000000u)
+        return -2;
+    *ns = sec * 1000000000u + frac;
+    return 0;
+}
+
+/* Finds "FIELD=NUMBER" in args; trace-cmd's own formats for sched_switch
+ * ("... ==> comm:pid [prio]") and sched_wakeup ("comm:pid [prio] ...") as a
+ * fallback. 0 ok, -1 missing. */
+static int get_field(const char *args, const char *field, uint64_t *v)
+{
+    size_t fl = strlen(field);
+    const char *end;
+    for (const char *s = args; (s = strstr(s, field)) != NULL; s += fl) {
+        if ((s == args || s[-1] == ' ') && s[fl] == '=') {
+            if (parse_num(s + fl + 1, &end, v) ||
+                (*end && *end != ' ' && *end != ','))
+                return -1;
+            return 0;
+        }
+    }
+    const char *tok = NULL;
+    if (!strcmp(field, "next_pid")) {
+        const char *arrow = strstr(args, "==>");
+        if (arrow)
+            tok = arrow + 3;
+    } else if (!strcmp(field, "pid") || !strcmp(field, "child_pid")) {
+        tok = args;
+    }
+    if (!tok)
+        return -1;
+    while (*tok == ' ')
+        tok++;
+    const char *stop = tok;
+    while (*stop && *stop != ' ')
+        stop++;
+    const char *colon = NULL;
+    for (const char *c = tok; c < stop; c++)
+        if (*c == ':')
+            colon = c;
+    if (!colon || colon + 1 == stop || !isdigit((unsigned char)colon[1]) ||
+        parse_num(colon + 1, &end, v) || end != stop)
+        return -1;
+    return 0;
+}
+
+static int push_os(ft_import *m, uint64_t ns, uint32_t type, uint32_t value)
+{
+    if (m->nos == m->capos) {
+        size_t n = m->capos ? m->capos * 2 : 1024;
+        ft_os *t = realloc(m->os, n * sizeof *t);
+        if (!t)
+            return -1;
+        m->os = t;
+        m->capos = n;
+    }
+    m->os[m->nos].ns = ns;
+    m->os[m->nos].type = type;
+    m->os[m->nos].value = value;
+    m->nos++;
+    return 0;
+}
+
+/* The CPU field: " [digits]" (TASK may contain spaces and dashes). */
+static char *cpu_field(char *s)
+{
+    for (char *c = s; (c = strchr(c, '[')) != NULL; c++) {
+        char *d = c + 1;
+        if (c > s && c[-1] == ' ' && isdigit((unsigned char)*d)) {
+            while (isdigit((unsigned char)*d))
+                d++;
+            if (*d == ']')
+                return c;
+        }
+    }
+    return NULL;
+}
+
+int ft_line(ft_import *m, char *line, const trc_params *p)
+{
+    char *s = line;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!*s || *s == '\n' || *s == '\r' || *s == '#') {
+        m->comments++;
+        return 0;
+    }
+    char *cpu = cpu_field(s);
+    if (!cpu)
+        goto unparsed;
+    uint64_t cpun = 0;
+    const char *cend;
+    if (parse_num(cpu + 1, &cend, &cpun))
+        cpun = UINT64_MAX;
+    char *t = strchr(cpu, ']') + 1;
+    /* Up to two tokens (flags, then the timestamp ending in ':'). */
+    uint64_t ns = 0;
+    int ts = -1;
+    for (int k = 0; k < 2 && ts == -1; k++) {
+        while (*t == ' ')
+            t++;
+        char *e = t;
+        while (*e && *e != ' ')
+            e++;
+        if (e > t && e[-1] == ':')
+            ts = parse_ts(t, (size_t)(e - t - 1), &ns);
+        t = e;
+    }
+    if (ts == -1)
+        goto unparsed;
+    while (*t == ' ')
+        t++;
+    char *name = t;
+    while (*t && *t != ':' && *t != ' ')
+        t++;
+    if (*t != ':' || t == name)
+        goto unparsed;
+    ft_event *ev = ev_get(m, name, (size_t)(t - name));
+    if (!ev) {
+        if ((size_t)(t - name) >= FT_NAME_MAX)
+            goto unparsed;
+        return -1;
+    }
+    if (ts == -2) { /* counted apart: an event, but its time does not fit */
+        ev->seen++;
+        m->range++;
+        return 1;
+    }
+    char *args = t + 1;
+    while (*args == ' ')
+        args++;
+    args[strcspn(args, "\r\n")] = 0;
+    ev->seen++;
+    if (m->cpu_filter && (cpun >= FT_MAX_CPUS || !m->cpu_ok[cpun])) {
+        ev->cpu_out++;
+        return 1;
+    }
+    if (!ev->mapped)
+        return 1;
+    uint64_t v;
+    if (get_field(args, ev->field, &v)) {
+        ev->novalue++;
+        return 1;
+    }
+    uint64_t vmax = p->val_w >= 32 ? 0xFFFFFFFFu : (1u << p->val_w) - 1u;
+    if (v > vmax) {
+        m->cut++;
+        v &= vmax;
+    }
+    if (push_os(m, ns, ev->type, (uint32_t)v))
+        return -1;
+    ev->out++;
+    return 1;
+unparsed:
+    m->unparsed++;
+    return 0;
+}
+
+void ft_free(ft_import *m)
+{
+    free(m->ev);
+    free(m->hash);
+    free(m->os);
+    memset(m, 0, sizeof *m);
+}
