@@ -5,4 +5,6 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 build/unit_model; rel=$?
 build/asan/unit_model | sed 's/^\(not \)\{0,1\}ok /&asan_/'; asan=$?
-exit $(( rel || asan ))
+build/unit_lines; lines=$?
+build/asan/unit_lines | sed 's/^\(not \)\{0,1\}ok /&asan_/'; alines=$?
+exit $(( rel || asan || lines || alines ))
