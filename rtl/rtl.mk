@@ -1,6 +1,6 @@
 # rtl/rtl.mk - RTL lint, included by the top Makefile. `make lint` runs
 # verilator --lint-only -Wall on every top (parameter sets x OUT_W), an Icarus
-# -g2005 compile, a Yosys synth + check -assert, and the parameter checks;
+# -g2005 compile, a Yosys elaboration + check -assert, and the parameter checks;
 # waivers, if ever needed, go in rtl/lint.vlt. The same checks run in
 # `make test` as the suite tests/t_rtl_lint.sh.
 .PHONY: lint rtl-lint

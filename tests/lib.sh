@@ -36,6 +36,16 @@ fails_with() {
 }
 expect_fail() { local name=$1; shift; t "$name" fails_with "$@"; }
 
+# stops_with PATTERN CMD...: a tool (Verilator, Yosys, Icarus, FuseSoC) stops
+# with an error: CMD exits non-zero (not killed by a signal) and what it
+# printed, on either stream, matches PATTERN.
+stops_with() {
+  local pat=$1; shift
+  "$@" >"$W/sw.out" 2>&1; local rc=$?
+  [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -Eq -- "$pat" "$W/sw.out" && return 0
+  echo "rc $rc"; tail -3 "$W/sw.out"; return 1
+}
+
 # no_sanitizer_report CMD...: CMD (an ASan/UBSan build) reports nothing.
 no_sanitizer_report() {
   "$@" >"$W/san.out" 2>"$W/san.err"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# RTL regression suite (issue 3, item 6): trc_enc against the C model on the
+# RTL regression suite: trc_enc against the C model on the
 # sample traces x OUT_W {8,16,32,64} x parameter sets {paper, nd2, nd4, nt16,
 # fid8} x stalls {none, 10%, 50%} (20k-record prefixes), mid-stream resets,
 # END/SYNC/bad-input streams, full 1M-record runs at paper params / OUT_W=64
@@ -7,17 +7,14 @@
 # directed test. fid8: the traces' function ids are mapped to id mod 2^8
 # (--map-ids); nt16: long deltas are split by TIME_EXT as the format says.
 # Beyond the matrix: a wide set and seeded random traces on every set.
-# Stack mode (issue 6) runs the same matrix on its sets (stack = paper
+# Stack mode runs the same matrix on its sets (stack = paper
 # widths, snt16, sfid8; swide, stiny beyond it; see sim/sim.mk).
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
-cd "$(dirname "$0")/.."
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+suite_init rtl
 S=build/sim
 JOBS=${TRC_JOBS:-2}
-mkdir -p build
-W=$(mktemp -d build/t_rtl.XXXXXX) # private: concurrent runs do not collide
-trap 'rm -rf "$W"' EXIT
 
 if ! make --no-print-directory -s sim-deps > $W/deps.log 2>&1; then
   echo "not ok rtl build (make sim-deps)"; sed 's/^/  /' $W/deps.log | tail -30; exit 0

@@ -7,13 +7,10 @@
 # `make soak` (100 M records) and `make formal` (deeper) are the long runs.
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
-cd "$(dirname "$0")/.."
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+suite_init rtl-rel
 S=build/sim
 JOBS=${TRC_JOBS:-2}
-mkdir -p build
-W=$(mktemp -d build/t_rtl_rel.XXXXXX)
-trap 'rm -rf "$W"' EXIT
 
 if ! make --no-print-directory -s sim-deps > $W/deps.log 2>&1; then
   echo "not ok rtl build (make sim-deps)"; sed 's/^/  /' $W/deps.log | tail -30; exit 0
@@ -23,43 +20,30 @@ fi
 # +define+TRC_ASSERT) and stop the harness: an input beat changed while it is
 # held (an AXI-Stream violation, --violate) must make trc_skid's assertion
 # fire, and the harness fail with the report.
-out=$($S/enc_paper/Vtrc_sim_enc $S/data/lua_calls_t1.20k.txt --records 3000 \
-      --stall-out 0.5 --violate 3 2>&1); rc=$?
-if [ $rc -ne 0 ] && grep -q 'ASSERTION failed' <<< "$out" &&
-   grep -q 'changed while stalled' <<< "$out"; then
-  echo "ok rtl assertion fires on an input beat changed while stalled"
-else
-  echo "not ok rtl assertion fires on an input beat changed while stalled (rc $rc)"
-  sed 's/^/  /' <<< "$out" | tail -5
-fi
-if $S/enc_paper/Vtrc_sim_enc $S/data/lua_calls_t1.20k.txt --records 3000 \
-     --stall-out 0.5 > $W/noviol.log 2>&1; then
-  echo "ok rtl the same run without the violation passes"
-else
-  echo "not ok rtl the same run without the violation passes"; tail -3 $W/noviol.log
-fi
+violation_fires() {
+  ! $S/enc_paper/Vtrc_sim_enc $S/data/lua_calls_t1.20k.txt --records 3000 --stall-out 0.5 \
+      --violate 3 > $W/viol.log 2>&1 &&
+  grep -q 'ASSERTION failed' $W/viol.log && grep -q 'changed while stalled' $W/viol.log
+}
+t "rtl assertion fires on an input beat changed while stalled" violation_fires
+t "rtl the same run without the violation passes" $S/enc_paper/Vtrc_sim_enc \
+  $S/data/lua_calls_t1.20k.txt --records 3000 --stall-out 0.5
 
 # Lint with frames on (make lint covers SYNC_EVERY = 0)
 RTL=$(python3 tools/corefiles.py rtl | tr '\n' ' ')
 INC=$(python3 tools/corefiles.py --incdirs rtl)
+lint_frames() { # SYNC_EVERY: Verilator -Wall, Icarus and Yosys (prep, check) on trc_core
+  verilator --lint-only -Wall +define+TRC_ASSERT $(python3 tools/corefiles.py waivers) \
+    -GSYNC_EVERY=$1 --top-module trc_core -I$INC $RTL &&
+  iverilog -g2005 -Wall -P trc_core.SYNC_EVERY=$1 -s trc_core -o $W/c.vvp -I $INC $RTL &&
+  yosys -q -p "read_verilog -I$INC $RTL; chparam -set SYNC_EVERY $1 trc_core;
+    prep -top trc_core; check -assert"
+}
 for se in 1 64 4096; do
-  if verilator --lint-only -Wall +define+TRC_ASSERT $(python3 tools/corefiles.py waivers) \
-       -GSYNC_EVERY=$se --top-module trc_core -I$INC $RTL > $W/l.log 2>&1 &&
-     iverilog -g2005 -Wall -P trc_core.SYNC_EVERY=$se -s trc_core -o $W/c.vvp -I $INC $RTL \
-       > $W/l.log 2>&1 &&
-     yosys -q -p "read_verilog -I$INC $RTL; chparam -set SYNC_EVERY $se trc_core;
-       synth -top trc_core; check -assert" > $W/l.log 2>&1; then
-    echo "ok lint trc_core SYNC_EVERY=$se (verilator -Wall, iverilog, yosys synth)"
-  else
-    echo "not ok lint trc_core SYNC_EVERY=$se"; sed 's/^/  /' $W/l.log | head
-  fi
+  t "lint trc_core SYNC_EVERY=$se (verilator -Wall, iverilog, yosys prep)" lint_frames $se
 done
-if verilator --lint-only -Wno-fatal -GSYNC_EVERY=-1 --top-module trc_enc -I$INC $RTL \
-     > $W/b.log 2>&1 || ! grep -q SYNC_EVERY $W/b.log; then
-  echo "not ok param check SYNC_EVERY=-1 (accepted or no message)"
-else
-  echo "ok param check SYNC_EVERY=-1 stops verilator"
-fi
+t "param check SYNC_EVERY=-1 stops verilator" stops_with SYNC_EVERY \
+  verilator --lint-only -Wno-fatal -GSYNC_EVERY=-1 --top-module trc_enc -I$INC $RTL
 
 jobs=$W/jobs
 : > "$jobs"
