@@ -23,8 +23,9 @@ RTL=$(python3 tools/corefiles.py rtl)
 PROP=$(python3 tools/corefiles.py formal)
 INC=$(python3 tools/corefiles.py --incdirs rtl)
 smt() { # MODULE DEFINES OUT
-  yosys -q -p "read_verilog -formal -DFORMAL -I$INC $2 $(grep "/trc_$1\.v$" <<< "$RTL")
-    $(grep "/trc_$1_prop\.v$" <<< "$PROP");
+  local files
+  files=$(grep -E "/trc_$1(_prop)?\.v$" <<< "$RTL"$'\n'"$PROP" | tr '\n' ' ')
+  yosys -q -p "read_verilog -formal -DFORMAL -I$INC $2 $files;
     prep -top trc_$1_prop; async2sync; dffunmap; write_smt2 -wires $3" > $3.log 2>&1
 }
 run() { # NAME SMT2 SMTBMC-ARGS...
