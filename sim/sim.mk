@@ -42,6 +42,18 @@ SIM_P_sfid8  := NT=23 FID_W=8 TYPE_W=7 VAL_W=16 ND_F=2 ND_T=2 ND_V=2 MODE=1 SK=1
 SIM_P_swide  := $(SIM_P_wide) MODE=1 SK=10 SD=2
 SIM_P_stiny  := $(SIM_P_tiny) MODE=1 SK=4 SD=1
 SIM_P_stackf := $(SIM_P_stack) SYNC_EVERY=64
+# The lean encoder (LEAN = 1, rtl/trc_lean.v): the paper mode sets again,
+# the same harness and model.
+SIM_SETS     += lpaper lnd2 lnd4 lnt16 lfid8 lwide ltiny lpaperf ltinyf
+SIM_P_lpaper  := $(SIM_P_paper) LEAN=1
+SIM_P_lnd2    := $(SIM_P_nd2) LEAN=1
+SIM_P_lnd4    := $(SIM_P_nd4) LEAN=1
+SIM_P_lnt16   := $(SIM_P_nt16) LEAN=1
+SIM_P_lfid8   := $(SIM_P_fid8) LEAN=1
+SIM_P_lwide   := $(SIM_P_wide) LEAN=1
+SIM_P_ltiny   := $(SIM_P_tiny) LEAN=1
+SIM_P_lpaperf := $(SIM_P_paperf) LEAN=1
+SIM_P_ltinyf  := $(SIM_P_tinyf) LEAN=1
 # Not in the regression: the 256-entry table of the FPGA report's second
 # stack mode row (built by make fpga).
 SIM_P_stack8 := $(SIM_P_paper) MODE=1 SK=8 SD=16
