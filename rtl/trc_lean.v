@@ -97,7 +97,8 @@ module trc_lean #(
     reg [1:0]        nb_q;
 
     // The function dictionary is looked up in the clock the record is
-    // taken; the type and value dictionaries, which code few records (OS
+    // taken and updated in the next (a record takes two clocks at least);
+    // the type and value dictionaries, which code few records (OS
     // records), one entry a clock from the next clock on, and the record's
     // kind and code chunk waits for them.
     wire            f_hit, t_hit, v_hit, t_busy, v_busy, t_busy_n, v_busy_n;
@@ -105,9 +106,11 @@ module trc_lean #(
     wire [ND_T-1:0] t_code;
     wire [ND_V-1:0] v_code;
     wire            os_clr;     // after a SYNC: set below
-    trc_lean_dict #(.ND(ND_F), .W(FW), .FLIP(1)) u_fdict (
-        .clk(clk), .rst(rst), .key(info[FW-1:0]), .look(take && !os),
-        .clr(take && sync), .hit(f_hit), .code(f_code)
+    reg             fu_q;       // the function dictionary's update is due
+    trc_lean_dict #(.ND(ND_F), .W(FW)) u_fdict (
+        .clk(clk), .rst(rst), .key(info[FW-1:0]), .hit(f_hit), .code(f_code),
+        .upd(fu_q), .upd_key(info_q[FW-1:0]), .upd_hit(fh_q), .upd_code(fc_q),
+        .clr(take && sync)
     );
     trc_lean_ring #(.ND(ND_T), .W(TYPE_W)) u_tdict (
         .clk(clk), .rst(rst), .look(take && os), .key(info_q[VAL_W +: TYPE_W]),
@@ -221,6 +224,7 @@ module trc_lean #(
     always @* begin
         ch  = 8'd0;
         chn = 4'd8;
+        k   = 0;
         case (st_q)
             S_HEAD: begin
                 ch  = head_q;
@@ -294,13 +298,24 @@ module trc_lean #(
         lst_q <= lst_d;
         if (rst) begin
             iv_q    <= 1'b0;
+            fu_q    <= 1'b0;
             s_ready <= 1'b0;
         end else begin
             iv_q    <= iv_d;
+            fu_q    <= take && !os;
             // free next clock, or the record's last chunk goes out then
             s_ready <= !iv_d || (lst_d && go_next && !(n_os && (t_busy_n || v_busy_n)));
         end
     end
+
+`ifdef TRC_ASSERT
+    // a record takes two clocks at least: the function dictionary's update
+    // is done before the next lookup
+    always @(posedge clk) begin
+        if (!rst)
+            assert (!(take && fu_q)) else $error("%m: lookup while an update is due");
+    end
+`endif
 
 endmodule
 
