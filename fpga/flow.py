@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""FPGA flows of the trc cores and the LZ4 baseline (issue 4).
+"""FPGA flows of the trc cores and the LZ4 baseline.
 
   flow.py synth DESIGN ARCH OUT.json   synthesis only of the core itself (its
                                        ports are the top's ports): cell counts
@@ -34,11 +34,23 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PAPER = {"NT": 23, "FID_W": 15, "TYPE_W": 7, "VAL_W": 16, "ND_F": 3, "ND_T": 3, "ND_V": 3}
-TRC_RTL = "rtl/trc_*.v"
-LZ4_RTL = "rtl/lz4/trc_lz4_*.v"
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import corefiles  # noqa: E402  (trc.core: file sets and the paper's parameters)
 
-# name: (core top, wrapper top, rtl glob, parameters, label)
+CORE = corefiles.load()
+PAPER = {k: int(v) for k, v in (p.split("=") for p in corefiles.params(CORE))
+         if k in ("NT", "FID_W", "TYPE_W", "VAL_W", "ND_F", "ND_T", "ND_V")}
+# trc.core file sets of each kind of design; @picorv32 is PicoRV32's Verilog
+# from the pythondata-cpu-picorv32 package (docs/soc.md), never copied here.
+TRC_RTL = ["rtl"]
+LZ4_RTL = ["lz4"]
+SOC_RTL = ["rtl", "soc", "@picorv32"]
+# designs whose sources need a define: PicoRV32's RVFI ports (in the CPU-alone
+# row they have no load, and synthesis removes them)
+DEFINES = {"picorv32": ["RISCV_FORMAL"], "soc_paper": ["RISCV_FORMAL"],
+           "soc_stack": ["RISCV_FORMAL"]}
+
+# name: (core top, wrapper top, trc.core file set, parameters, label)
 DESIGNS = {
     "trc_enc_w32": ("trc_enc", "trc_fpga_enc", TRC_RTL, dict(PAPER, OUT_W=32),
                     "trc_enc, paper params, OUT_W=32"),
@@ -56,7 +68,32 @@ DESIGNS = {
                 {"WIN_BITS": 12, "OUT_AW": 11, "LIT_AW": 9}, "LZ4 baseline, 4 KB window"),
     "lz4_w16": ("trc_lz4_core", "trc_fpga_lz4", LZ4_RTL,
                 {"WIN_BITS": 16, "OUT_AW": 11, "LIT_AW": 9}, "LZ4 baseline, 64 KB window"),
+    "picorv32": ("trc_soc_cpu", "trc_fpga_soc", SOC_RTL, {"TRACE": 0},
+                 "PicoRV32 alone (rv32im, IRQ): trc_soc_cpu with TRACE=0"),
+    "soc_paper": ("trc_soc_cpu", "trc_fpga_soc", SOC_RTL, dict(PAPER, OUT_W=64, MODE=0),
+                  "PicoRV32 + trc_rvfi + trc_core, paper mode, OUT_W=64"),
+    "soc_stack": ("trc_soc_cpu", "trc_fpga_soc", SOC_RTL, dict(PAPER, OUT_W=64, MODE=1),
+                  "PicoRV32 + trc_rvfi + trc_core, stack mode (SK 9, SD 16), OUT_W=64"),
 }
+# the CPU row each traced-system row is compared with (tracer cost)
+CPU_OF = {"soc_paper": "picorv32", "soc_stack": "picorv32"}
+
+
+def pico_v():
+    """picorv32.v of the installed pythondata-cpu-picorv32 package."""
+    import pythondata_cpu_picorv32 as pico
+    return os.path.join(pico.data_location, "picorv32.v")
+
+
+def rtl_files(spec):
+    """Source files of a design: its trc.core file sets, and @picorv32 for the
+    package's picorv32.v."""
+    return [pico_v() if fs == "@picorv32" else f for fs in spec
+            for f in ([fs] if fs == "@picorv32" else corefiles.files(CORE, [fs]))]
+
+
+def rtl_incdirs(spec):
+    return corefiles.incdirs(CORE, [fs for fs in spec if not fs.startswith("@")])
 # dev: (arch, nextpnr command line without the netlist, target MHz)
 DEVICES = {
     "hx8k": ("ice40", ["nextpnr-ice40", "--hx8k", "--package", "ct256", "--pcf",
@@ -88,11 +125,12 @@ def yosys_cmd(arch):
 
 def synth_script(design, arch, top, json_out=None):
     core, _wrap, rtl, params, _ = DESIGNS[design]
-    files = " ".join(sorted(glob.glob(os.path.join(ROOT, rtl))))
-    files = " ".join(os.path.relpath(f, ROOT) for f in files.split())
+    files = " ".join(rtl_files(rtl))
     if top != core:
         files += " fpga/%s.v" % top
-    s = "read_verilog -sv %s; " % files
+    inc = "".join(" -I%s" % d for d in rtl_incdirs(rtl))
+    defs = "".join(" -D%s" % d for d in DEFINES.get(design, []))
+    s = "read_verilog%s -sv%s %s; " % (defs, inc, files)
     s += "".join("chparam -set %s %d %s; " % (k, v, top) for k, v in params.items())
     if arch == "ice40":
         s += "synth_ice40 -top %s" % top
@@ -372,7 +410,7 @@ def cmd_report(d, carry=None):
         pnr.setdefault((r["design"], r["dev"]), []).append(r)
     rows = []
     for design in DESIGNS:
-        p = perf["designs"][design]
+        p = perf["designs"].get(design)  # none for the CPU rows (no trace throughput)
         for dev in ["hx8k", "up5k", "ecp5-6", "ecp5-8", "xc4v"]:
             arch = "xc4v" if dev == "xc4v" else DEVICES[dev][0]
             s = syn.get((design, arch))
@@ -401,6 +439,7 @@ def cmd_report(d, carry=None):
                         row["wrapper_cost"] = {k: best.get(k, 0) - s.get(k, 0)
                                                for k in ("lut4", "ff", "carry", "bram")}
                     row["commands"] = [best.get("synth_command"), best.get("pnr_command")]
+                if fm and p:  # trace throughput: not for the CPU rows
                     bpc = p["units_per_clock"]
                     row["throughput_gbps_median"] = round(bpc * p["bits_per_unit"] *
                                                           row["fmax_median"] / 1000, 3)
@@ -620,6 +659,8 @@ def summary_table(rep):
         hx = byk.get((d, "hx8k")) or {}
         hs = hx.get("core_synth") or {}
         e8 = byk.get((d, "ecp5-8")) or {}
+        if d in CPU_OF or d in CPU_OF.values():
+            continue  # the CPU rows: reports/soc.md
         key = {"lz4_w12": "lz4_w12_bytes", "lz4_w16": "lz4_w16_bytes",
                "trc_stack_w64": "trc_stack_bytes",
                "trc_stack8_w64": "trc_stack8_bytes"}.get(d, "trc_bytes")
@@ -727,7 +768,8 @@ def area_ratio(a, b):
 def chart(rep):
     """SVG, one line per core and device: area (LUT4-equivalents, block RAM bits / 16)
     and input throughput at the median Fmax, side by side."""
-    rows = [r for r in rep["rows"] if r["dev"] != "xc4v" and r.get("fmax_median")]
+    rows = [r for r in rep["rows"] if r["dev"] != "xc4v" and r.get("fmax_median")
+            and r.get("throughput_gbps_median") is not None]
     W, top, rh, lab = 980, 56, 20, 300
     pw = (W - lab - 40) // 2
     H = top + rh * len(rows) + 30

@@ -4,7 +4,8 @@
 # trace through the Verilog core in Verilator (checked byte for byte against
 # the C model), decompresses it, prints the paper's Table 2, compresses it
 # again in stack mode (RTL and model), prints the top of the call tree, and
-# writes demo/out/trace.json for ui.perfetto.dev.
+# writes demo/out/trace.json for ui.perfetto.dev; then traces PicoRV32's
+# firmware in Verilator (docs/soc.md) and decodes it with the ELF's names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=demo/out
@@ -51,5 +52,14 @@ build/trc calltree $OUT/wl.trc --syms $OUT/wl.sym --unit us --depth 2 \
 step "8. export for Perfetto"
 build/trc export $OUT/wl.trc --syms $OUT/wl.sym --perfetto $OUT/trace.json
 echo "wrote $OUT/trace.json: open it in ui.perfetto.dev or chrome://tracing"
+
+step "9. beside a real CPU (docs/soc.md): PicoRV32 runs its firmware in Verilator, traced by trc_rvfi + trc_core, every byte checked against the C model, the firmware's own call counts checked against the decoded trace"
+make -s soc-deps
+soc/run.sh paper 0 $OUT/soc
+echo "-- Table 2 of the PicoRV32 trace:"
+build/trc stats --raw $OUT/soc/stream.bin
+echo "-- its call tree, names from the firmware's ELF (build/soc/fw/fw.sym), clocks, with call counts:"
+build/trc calltree $OUT/soc/trace.txt --syms build/soc/fw/fw.sym --calls --depth 2 \
+  --min-fraction 0.01
 
 printf '\ndemo done in %d s\n' $(( $(date +%s) - t0 ))
