@@ -46,15 +46,15 @@ def rtl_incdirs(design):
 def synth_script(name, arch, wrapped, json_out=None, flatten=True):
     """The Yosys script: the core alone (its ports are the top's) or in the
     pin wrapper (every design's: fpga/trc_fpga.v, CORE chosen per design).
-    The wrapper names every core, so its files are read with -defer: only
-    the chosen core is elaborated, and its files suffice."""
+    The files are read with -defer: only the design's own hierarchy is
+    elaborated, so the wrapper may name every core, and a change elsewhere
+    in the file set does not move the design's netlist."""
     d = DESIGNS[name]
     top = WRAPPER if wrapped else d.core
     params = dict(d.params, CORE=d.wrapper_core) if wrapped else d.params
     opts = "".join(" -D%s" % x for x in d.defines) + " -sv"
     opts += "".join(" -I%s" % x for x in rtl_incdirs(d))
-    s = "read_verilog%s%s %s; " % (" -defer" if wrapped else "", opts,
-                                   " ".join(rtl_files(d, wrapped)))
+    s = "read_verilog -defer%s %s; " % (opts, " ".join(rtl_files(d, wrapped)))
     s += "".join("chparam -set %s %d %s; " % (k, v, top) for k, v in params.items())
     if arch == "ice40":
         s += "synth_ice40 -top %s%s" % (top, "" if flatten else " -noflatten")
