@@ -15,6 +15,7 @@
 //   INFO_W                   - info field width, max(1+FID_W, TYPE_W+VAL_W)
 //   OUT_W                    - output word width: 8, 16, 32 or 64
 `default_nettype none
+`include "trc_format.vh"
 
 module trc_lean #(
     parameter NT     = 23,
@@ -46,8 +47,8 @@ module trc_lean #(
     localparam NDK = ND_F > ND_T ? ND_F : ND_T;
     localparam NB  = (NT + 7) / 8;            // delta bytes
     localparam MW  = NB > 1 ? 8 * (NB - 1) : 8; // the bytes a mantissa fills whole
-    localparam [TYPE_W-1:0] T_END  = {TYPE_W{1'b1}} - 1'b1;
-    localparam [TYPE_W-1:0] T_SYNC = {TYPE_W{1'b1}} - {{(TYPE_W-2){1'b0}}, 2'd2};
+    localparam [TYPE_W-1:0] T_END  = `TRC_T_END(TYPE_W);
+    localparam [TYPE_W-1:0] T_SYNC = `TRC_T_SYNC(TYPE_W);
 
     // Fields after the timestamp, each a right-aligned value of width w sent
     // as ceil(w/8) chunks, the first one w - 8*(ceil(w/8)-1) bits: chunk

@@ -72,6 +72,13 @@ CORE_P_nt12  := $(call with,$(SIM_P_paper),NT=12) OUT_W=8 PRESCALE=3 FIFO_AW=3
 # LOST record (255) and the count is split over several
 CORE_P_nt12f := $(call with,$(SIM_P_paper),NT=12 VAL_W=8) OUT_W=16 PRESCALE=2 FIFO_AW=2 \
                 SYNC_EVERY=37
+# The lean trc_core of the FPGA report (one register for a FIFO, the
+# smallest counters), and the same at NT = 12 with frames and split LOST
+# counts (VAL_W = 8: the 16-bit drop counter holds the storms' drops)
+CORE_SETS     += lean lnt12f
+CORE_P_lean   := $(SIM_P_paper) LEAN=1 OUT_W=8 PRESCALE=1 FIFO_AW=0 DT_W=24 DROP_W=17
+CORE_P_lnt12f := $(call with,$(SIM_P_paper),NT=12 VAL_W=8) LEAN=1 OUT_W=16 PRESCALE=2 \
+                 FIFO_AW=0 DT_W=16 DROP_W=16 SYNC_EVERY=37
 
 # $(call sim_build,TOP,PARAMS,CPP,OUT): the same NAME=VALUE list goes to the
 # RTL (-G) and to the harness (-DTRC_P_NAME=VALUE).

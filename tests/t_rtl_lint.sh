@@ -35,8 +35,12 @@ declare -A SETS=(
   [stack]="-GMODE=1"
   [swide]="-GMODE=1 -GNT=32 -GFID_W=31 -GTYPE_W=16 -GVAL_W=32 -GND_F=8 -GND_V=8 -GSK=12 -GSD=64"
   [stiny]="-GMODE=1 -GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1 -GSK=4 -GSD=1"
+  [lpaper]="-GLEAN=1"
+  [lwide]="-GLEAN=1 -GNT=31 -GFID_W=31 -GTYPE_W=8 -GVAL_W=16 -GND_F=8 -GND_T=1 -GND_V=5"
+  [ltiny]="-GLEAN=1 -GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1"
+  [lwide32]="-GLEAN=1 -GNT=32 -GTYPE_W=16 -GVAL_W=32 -GND_V=8"
 )
-for s in paper nd2 nd4 nt16 fid8 wide tiny stack swide stiny; do
+for s in paper nd2 nd4 nt16 fid8 wide tiny stack swide stiny lpaper lwide ltiny lwide32; do
   for w in 8 16 32 64; do
     check "lint verilator trc_enc $s OUT_W=$w" "$T/v_enc_${s}_$w.log" \
       verilator --lint-only -Wall +define+TRC_ASSERT $VLT ${SETS[$s]} -GOUT_W=$w \
@@ -48,6 +52,9 @@ check "lint verilator trc_core paper" "$T/v_core.log" \
 check "lint verilator trc_core NT=12 PRESCALE=3 OUT_W=8" "$T/v_core12.log" \
   verilator --lint-only -Wall +define+TRC_ASSERT $VLT -GNT=12 -GPRESCALE=3 \
   -GOUT_W=8 -GFIFO_AW=3 --top-module trc_core $V_V
+check "lint verilator trc_core LEAN=1 FIFO_AW=0 DT_W=24 DROP_W=17 OUT_W=8" "$T/v_corel.log" \
+  verilator --lint-only -Wall +define+TRC_ASSERT $VLT -GLEAN=1 -GFIFO_AW=0 -GDT_W=24 \
+  -GDROP_W=17 -GOUT_W=8 --top-module trc_core $V_V
 check "lint verilator trc_sim_enc" "$T/v_sim.log" \
   verilator --lint-only -Wall +define+TRC_ASSERT $VLT --top-module trc_sim_enc \
   $(python3 tools/corefiles.py sim_enc | grep '\.v$') $V_V
@@ -57,12 +64,17 @@ check "lint iverilog -g2005 trc_enc MODE=1" "$T/i_enc_s.log" \
   iverilog -g2005 -Wall -P trc_enc.MODE=1 -s trc_enc -o "$T/enc_s.vvp" $I_V
 check "lint iverilog -g2005 trc_core" "$T/i_core.log" \
   iverilog -g2005 -Wall -s trc_core -o "$T/core.vvp" $I_V
+check "lint iverilog -g2005 trc_core LEAN=1 FIFO_AW=0 DROP_W=17" "$T/i_corel.log" \
+  iverilog -g2005 -Wall -P trc_core.LEAN=1 -P trc_core.FIFO_AW=0 -P trc_core.DROP_W=17 \
+  -s trc_core -o "$T/corel.vvp" $I_V
 check "lint yosys synth trc_enc" "$T/y_enc.log" \
   yosys -q -p "read_verilog $Y_V; synth -top trc_enc; check -assert"
 check "lint yosys synth trc_enc MODE=1" "$T/y_enc_s.log" \
   yosys -q -p "read_verilog $Y_V; chparam -set MODE 1 trc_enc; synth -top trc_enc; check -assert"
 check "lint yosys synth trc_core" "$T/y_core.log" \
   yosys -q -p "read_verilog $Y_V; synth -top trc_core; check -assert"
+check "lint yosys synth trc_enc LEAN=1 OUT_W=8" "$T/y_enc_l.log" \
+  yosys -q -p "read_verilog $Y_V; chparam -set LEAN 1 -set OUT_W 8 trc_enc; synth -top trc_enc; check -assert"
 
 # Parameter checks stop every tool, with a message naming the parameter.
 expect_fail "param check verilator OUT_W=12" "$T/bad_v.log" "OUT_W" \
@@ -79,6 +91,10 @@ expect_fail "param check verilator MODE=1 SK=13" "$T/bad_v4.log" "SK" \
   verilator --lint-only -Wno-fatal -GMODE=1 -GSK=13 --top-module trc_enc $V_V
 expect_fail "param check yosys MODE=1 SD=0" "$T/bad_y3.log" "SD" \
   yosys -q -p "read_verilog $Y_V; chparam -set MODE 1 -set SD 0 trc_enc; synth -top trc_enc"
+expect_fail "param check verilator LEAN=1 MODE=1" "$T/bad_v5.log" "LEAN" \
+  verilator --lint-only -Wno-fatal -GLEAN=1 -GMODE=1 --top-module trc_enc $V_V
+expect_fail "param check iverilog trc_core DROP_W=16 (= VAL_W)" "$T/bad_i2.log" "DROP_W" \
+  iverilog -g2005 -P trc_core.DROP_W=16 -s trc_core -o "$T/bad2.vvp" $I_V
 expect_fail "param check yosys trc_core PRESCALE=0" "$T/bad_y2.log" "PRESCALE" \
   yosys -q -p "read_verilog $Y_V; chparam -set PRESCALE 0 trc_core; synth -top trc_core"
 
