@@ -8,18 +8,20 @@
 FPGA_DIR   := $(B)/fpga
 FPGA_SEEDS ?= 1 2 3
 FPGA_JOBS  ?= 2
-FPGA_ICE40 := trc_enc_w32 trc_enc_w64 trc_stack_w64 trc_stack8_w64 trc_core lz4_w12
-# PicoRV32 alone and with its tracer (docs/soc.md, reports/soc.md)
-FPGA_ICE40 += picorv32 soc_paper soc_stack
-FPGA_ECP5  := $(FPGA_ICE40) lz4_w16
-FPGA_SRC   := fpga/flow.py tools/corefiles.py trc.core $(CORE_FPGA) $(CORE_CONSTRAINTS) \
-              $(CORE_RTL) $(CORE_HDR_RTL) $(CORE_LZ4) $(CORE_SOC)
+# the designs of each flow and the harnesses that measure them: fpga/designs.py
+FPGA_ICE40 := $(shell python3 fpga/flow.py designs ice40)
+FPGA_ECP5  := $(shell python3 fpga/flow.py designs ecp5)
+FPGA_XC4V  := $(shell python3 fpga/flow.py designs xc4v)
+FPGA_SIMS  := $(shell python3 fpga/flow.py harnesses)
+FPGA_SRC   := $(wildcard fpga/*.py) tools/corefiles.py trc.core $(CORE_FPGA) \
+              $(CORE_CONSTRAINTS) $(CORE_RTL) $(CORE_HDR_RTL) $(CORE_LZ4) $(CORE_SOC)
 comma := ,
 empty :=
 space := $(empty) $(empty)
 
 FPGA_SYN  := $(foreach d,$(FPGA_ICE40),$(FPGA_DIR)/syn/$(d).ice40.json) \
-             $(foreach d,$(FPGA_ECP5),$(FPGA_DIR)/syn/$(d).ecp5.json $(FPGA_DIR)/syn/$(d).xc4v.json)
+             $(foreach d,$(FPGA_ECP5),$(FPGA_DIR)/syn/$(d).ecp5.json) \
+             $(foreach d,$(FPGA_XC4V),$(FPGA_DIR)/syn/$(d).xc4v.json)
 FPGA_PNR  := $(foreach d,$(FPGA_ICE40),$(foreach v,hx8k up5k,$(foreach s,$(FPGA_SEEDS),\
                $(FPGA_DIR)/pnr/$(d).$(v).s$(s).json))) \
              $(foreach d,$(FPGA_ECP5),$(foreach v,ecp5-6 ecp5-8,$(foreach s,$(FPGA_SEEDS),\
@@ -27,7 +29,6 @@ FPGA_PNR  := $(foreach d,$(FPGA_ICE40),$(foreach v,hx8k up5k,$(foreach s,$(FPGA_
 fpga_arch = $(if $(filter ecp5%,$(1)),ecp5,ice40)
 
 .PHONY: fpga fpga-runs fpga-quick
-FPGA_SIMS := $(foreach s,paper stack stack8,$(B)/sim/enc_$(s)/Vtrc_sim_enc)
 fpga: deps lz4-deps $(B)/trc $(FPGA_SIMS)
 	@tools/install-deps.sh --fpga
 	@$(MAKE) --no-print-directory -j$(FPGA_JOBS) fpga-runs
@@ -39,8 +40,7 @@ fpga-quick: deps
 	@tests/run.sh tests/t_fpga_quick.sh
 
 # (fpga/lz4.mk is read after this file: its trace list is spelled out here)
-$(FPGA_DIR)/perf.json: fpga/flow.py $(B)/lz4/sim_w12/trc_lz4_sim \
-    $(B)/lz4/sim_w16/trc_lz4_sim $(B)/trc $(FPGA_SIMS) \
+$(FPGA_DIR)/perf.json: $(wildcard fpga/*.py) $(B)/trc $(FPGA_SIMS) \
     $(patsubst tests/data/%.txt.xz,$(B)/lz4/data/%.bin,$(wildcard tests/data/*_t10.txt.xz))
 	@mkdir -p $(@D)
 	python3 fpga/flow.py perf $@ $(subst $(space),$(comma),$(strip $(FPGA_SEEDS)))

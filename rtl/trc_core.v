@@ -3,14 +3,17 @@
 // events and counts them; a LOST record with the count follows as soon as
 // there is room. flush writes END. Ports and timing: docs/rtl.md.
 // Parameters:
-//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD - as in
-//              trc_enc
+//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD, LEAN -
+//              as in trc_enc
 //   SYNC_EVERY - as in trc_enc: a frame (ending with SYNC and tlast) every N
 //              trace records (events and LOST); 0 = never
 //   PRESCALE - clock cycles per tick, >= 1
-//   FIFO_AW  - input FIFO address bits (2^FIFO_AW records), 1..16
+//   FIFO_AW  - input FIFO address bits (2^FIFO_AW records), 1..16; 0: one
+//              register instead (a record every second clock at most)
 //   DT_W     - ticks counter width, NT+1..64: time stays exact while records
 //              wait for room less than 2^DT_W-1 ticks
+//   DROP_W   - dropped events counter width, VAL_W+1..64: LOST counts stay
+//              exact up to 2^DROP_W - 2^(DROP_W-VAL_W) drops
 //   INFO_W   - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
 `default_nettype none
 `include "trc_format.vh"
@@ -27,10 +30,12 @@ module trc_core #(
     parameter MODE     = 0,
     parameter SK       = 9,
     parameter SD       = 16,
+    parameter LEAN     = 0,
     parameter SYNC_EVERY = 0,
     parameter PRESCALE = 1,
     parameter FIFO_AW  = 4,
     parameter DT_W     = 48,
+    parameter DROP_W   = 48,
     parameter INFO_W   = `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
 ) (
     input  wire                 clk,
@@ -54,10 +59,12 @@ module trc_core #(
     generate
         `TRC_PARAM_CHECK(PRESCALE >= 1, g_bad_prescale, trc_bad_param_PRESCALE,
                          "trc_core: PRESCALE must be >= 1")
-        `TRC_PARAM_CHECK(FIFO_AW >= 1 && FIFO_AW <= 16, g_bad_fifo_aw, trc_bad_param_FIFO_AW,
-                         "trc_core: FIFO_AW must be 1..16")
+        `TRC_PARAM_CHECK(FIFO_AW >= 0 && FIFO_AW <= 16, g_bad_fifo_aw, trc_bad_param_FIFO_AW,
+                         "trc_core: FIFO_AW must be 0..16")
         `TRC_PARAM_CHECK(DT_W > NT && DT_W <= 64, g_bad_dt_w, trc_bad_param_DT_W,
                          "trc_core: DT_W must be NT+1..64")
+        `TRC_PARAM_CHECK(DROP_W > VAL_W && DROP_W <= 64, g_bad_drop_w, trc_bad_param_DROP_W,
+                         "trc_core: DROP_W must be VAL_W+1..64")
     endgenerate
 
     wire [REC_W-1:0] ts_rec, fi_rec;
@@ -65,7 +72,7 @@ module trc_core #(
 
     trc_tstamp #(
         .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
-        .PRESCALE(PRESCALE), .DT_W(DT_W)
+        .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W)
     ) u_tstamp (
         .clk(clk), .rst(rst),
         .ev_valid(ev_valid), .ev_os(ev_os), .ev_info(ev_info), .flush(flush),
@@ -73,16 +80,36 @@ module trc_core #(
         .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tready(ts_ready)
     );
 
-    trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
-        .clk(clk), .rst(rst),
-        .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_ready),
-        .m_axis_tdata(fi_rec), .m_axis_tvalid(fi_valid), .m_axis_tready(fi_ready)
-    );
+    generate
+        if (FIFO_AW > 0) begin : g_fifo
+            trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
+                .clk(clk), .rst(rst),
+                .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_ready),
+                .m_axis_tdata(fi_rec), .m_axis_tvalid(fi_valid), .m_axis_tready(fi_ready)
+            );
+        end else begin : g_reg
+            // one record: it takes a record only when empty, so its room
+            // is a flop and it has no multiplexer
+            reg [REC_W-1:0] r_q;
+            reg             v_q;
+            assign ts_ready = !v_q;
+            assign fi_rec   = r_q;
+            assign fi_valid = v_q;
+            always @(posedge clk) begin
+                if (!v_q)
+                    r_q <= ts_rec;
+                if (rst)
+                    v_q <= 1'b0;
+                else
+                    v_q <= v_q ? !fi_ready : ts_valid;
+            end
+        end
+    endgenerate
 
     trc_enc #(
         .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
         .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
-        .MODE(MODE), .SK(SK), .SD(SD), .SYNC_EVERY(SYNC_EVERY)
+        .MODE(MODE), .SK(SK), .SD(SD), .LEAN(LEAN), .SYNC_EVERY(SYNC_EVERY)
     ) u_enc (
         .clk(clk), .rst(rst),
         .s_axis_tdata(fi_rec), .s_axis_tvalid(fi_valid), .s_axis_tready(fi_ready),

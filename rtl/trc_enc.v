@@ -18,6 +18,8 @@
 //            docs/format.md 4.7; one block RAM for the predictor table)
 //   SK     - stack mode: predictor table index bits, 4..12 (default 9)
 //   SD     - stack mode: shadow call stack depth, 1..64 (default 16)
+//   LEAN   - 1: the lean paper mode encoder (trc_lean): the same stream, a
+//            record over about 2.5 clocks, in a fraction of the area; MODE 0
 //   INFO_W - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
 `default_nettype none
 `include "trc_format.vh"
@@ -35,6 +37,7 @@ module trc_enc #(
     parameter MODE   = 0,
     parameter SK     = 9,
     parameter SD     = 16,
+    parameter LEAN   = 0,
     parameter INFO_W = `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
 ) (
     input  wire                 clk,
@@ -93,17 +96,29 @@ module trc_enc #(
         `TRC_PARAM_CHECK(SYNC_EVERY >= 0 && SYNC_EVERY <= (1 << 30), g_bad_sync_every,
                          trc_bad_param_SYNC_EVERY,
                          "trc_enc: SYNC_EVERY must be 0..2^30")
+        `TRC_PARAM_CHECK(LEAN == 0 || (LEAN == 1 && MODE == 0), g_bad_lean,
+                         trc_bad_param_LEAN,
+                         "trc_enc: LEAN must be 0 or 1, and LEAN = 1 needs MODE = 0")
     endgenerate
 
-    // ---- stage 1: input register slice (s_axis_tready straight from a flop)
+    // ---- stage 1: input register slice (s_axis_tready straight from a flop;
+    // the lean encoder registers the record itself)
     wire [REC_W-1:0] in_rec;
     wire             in_valid, in_ready;
-    trc_skid #(.W(REC_W)) u_skid (
-        .clk(clk), .rst(rst),
-        .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
-        .s_axis_tready(s_axis_tready),
-        .m_axis_tdata(in_rec), .m_axis_tvalid(in_valid), .m_axis_tready(in_ready)
-    );
+    generate
+        if (LEAN == 0) begin : g_skid
+            trc_skid #(.W(REC_W)) u_skid (
+                .clk(clk), .rst(rst),
+                .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
+                .s_axis_tready(s_axis_tready),
+                .m_axis_tdata(in_rec), .m_axis_tvalid(in_valid), .m_axis_tready(in_ready)
+            );
+        end else begin : g_noskid
+            assign in_rec        = s_axis_tdata;
+            assign in_valid      = s_axis_tvalid;
+            assign s_axis_tready = in_ready;
+        end
+    endgenerate
 
     // ---- frames: after every SYNC_EVERY trace records, the coder takes a
     // SYNC (delta 0) instead of the next input record, which waits a cycle.
@@ -158,51 +173,63 @@ module trc_enc #(
         end
     endgenerate
 
-    // ---- stage 2: timestamp + dictionaries -> coded record
-    wire [MAXLEN-1:0] cd_bits;
+    // ---- stages 2 and 3: timestamp + dictionaries -> coded record, then the
+    // bit packer + output register; or the lean encoder, which does both
     // the packer's lane (a record spans at most two, trc_packer) and the
     // width of end positions in it: 2^EW > LW - 1 + MAXLEN
     localparam MLP2   = 1 << $clog2(MAXLEN);
     localparam LW     = OUT_W > MLP2 ? OUT_W : MLP2;
     localparam EW     = $clog2(LW + MAXLEN);
-    wire [EW-1:0]     cd_endm1;
-    wire              cd_flush, cd_valid, cd_ready;
     generate
-        if (MODE == 0) begin : g_paper
-            trc_coder #(
+        if (LEAN == 1) begin : g_lean
+            trc_lean #(
                 .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
-                .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W),
-                .MAXLEN(MAXLEN), .LENW(LENW), .LANE_W(LW), .EW(EW)
-            ) u_coder (
+                .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W), .OUT_W(OUT_W)
+            ) u_lean (
                 .clk(clk), .rst(rst),
                 .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
-                .m_bits(cd_bits), .m_endm1(cd_endm1),
-                .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
+                .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+                .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
+                .m_axis_tready(m_axis_tready)
             );
-        end else begin : g_stack
-            trc_stkcoder #(
-                .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
-                .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W),
-                .MAXLEN(MAXLEN), .LENW(LENW), .LANE_W(LW), .EW(EW),
-                .SK(SK), .SD(SD)
-            ) u_coder (
+        end else begin : g_full
+            wire [MAXLEN-1:0] cd_bits;
+            wire [EW-1:0]     cd_endm1;
+            wire              cd_flush, cd_valid, cd_ready;
+            if (MODE == 0) begin : g_paper
+                trc_coder #(
+                    .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
+                    .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W),
+                    .MAXLEN(MAXLEN), .LENW(LENW), .LANE_W(LW), .EW(EW)
+                ) u_coder (
+                    .clk(clk), .rst(rst),
+                    .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
+                    .m_bits(cd_bits), .m_endm1(cd_endm1),
+                    .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
+                );
+            end else begin : g_stack
+                trc_stkcoder #(
+                    .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
+                    .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W),
+                    .MAXLEN(MAXLEN), .LENW(LENW), .LANE_W(LW), .EW(EW),
+                    .SK(SK), .SD(SD)
+                ) u_coder (
+                    .clk(clk), .rst(rst),
+                    .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
+                    .m_bits(cd_bits), .m_endm1(cd_endm1),
+                    .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
+                );
+            end
+            trc_packer #(.OUT_W(OUT_W), .MAXLEN(MAXLEN), .LW(LW), .EW(EW)) u_packer (
                 .clk(clk), .rst(rst),
-                .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
-                .m_bits(cd_bits), .m_endm1(cd_endm1),
-                .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
+                .s_bits(cd_bits), .s_endm1(cd_endm1), .s_flush(cd_flush),
+                .s_valid(cd_valid), .s_ready(cd_ready),
+                .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+                .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
+                .m_axis_tready(m_axis_tready)
             );
         end
     endgenerate
-
-    // ---- stage 3: bit packer + output register
-    trc_packer #(.OUT_W(OUT_W), .MAXLEN(MAXLEN), .LW(LW), .EW(EW)) u_packer (
-        .clk(clk), .rst(rst),
-        .s_bits(cd_bits), .s_endm1(cd_endm1), .s_flush(cd_flush),
-        .s_valid(cd_valid), .s_ready(cd_ready),
-        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
-        .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
-        .m_axis_tready(m_axis_tready)
-    );
 
 endmodule
 

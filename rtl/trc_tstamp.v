@@ -9,6 +9,7 @@
 //   NT, TYPE_W, VAL_W, INFO_W - format widths (INFO_W as in trc_enc)
 //   PRESCALE                  - clock cycles per tick, >= 1
 //   DT_W                      - ticks counter width, > NT
+//   DROP_W                    - dropped events counter width, > VAL_W
 `default_nettype none
 `include "trc_format.vh"
 
@@ -18,7 +19,8 @@ module trc_tstamp #(
     parameter VAL_W    = 16,
     parameter INFO_W   = 23,
     parameter PRESCALE = 1,
-    parameter DT_W     = 48
+    parameter DT_W     = 48,
+    parameter DROP_W   = 48
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -43,7 +45,7 @@ module trc_tstamp #(
     localparam [TYPE_W-1:0] T_LOST   = `TRC_T_LOST(TYPE_W);
     // Dropped events are counted in LW bits; a LOST record carries at most
     // VMAX = 2^VAL_W-1.
-    localparam LW = 48;
+    localparam LW = DROP_W;
     localparam XW = DT_W - NT;   // whole TIME_EXT records counter
     localparam LX = LW - VAL_W;  // whole LOST records counter
     localparam [VAL_W-1:0]  VMAX     = {VAL_W{1'b1}};
@@ -97,10 +99,13 @@ module trc_tstamp #(
     // record waits for room; lx shrinks only in wr_lost, room && !over, and
     // then an event is written or nothing is dropped.)
     wire             lx_dn   = room && !over;
-    wire [XW-1:0]    dx_step = dx_q + {{(XW-1){room}}, 1'b1};
-    wire [LX-1:0]    lx_step = lx_q + {{(LX-1){lx_dn}}, 1'b1};
-    wire             dx_one  = dx_q == {{(XW-1){1'b0}}, 1'b1};
-    wire             lx_one  = lx_q == {{(LX-1){1'b0}}, 1'b1};
+    // (+1 or -1, written so that a 1-bit counter needs no empty replication)
+    localparam [XW-1:0] X_ONE = 1;
+    localparam [LX-1:0] L_ONE = 1;
+    wire [XW-1:0]    dx_step = dx_q + ({XW{room}} | X_ONE);
+    wire [LX-1:0]    lx_step = lx_q + ({LX{lx_dn}} | L_ONE);
+    wire             dx_one  = dx_q == X_ONE;
+    wire             lx_one  = lx_q == L_ONE;
 
     // OS info field {type, value}, zero-extended to INFO_W
     function [INFO_W-1:0] os_info(input [TYPE_W-1:0] t, input [VAL_W-1:0] v);

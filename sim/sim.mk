@@ -49,6 +49,18 @@ SIM_P_sfid8  := $(call with,$(SIM_P_fid8),ND_F=2 ND_T=2 ND_V=2 MODE=1 SK=12 SD=6
 SIM_P_swide  := $(SIM_P_wide) MODE=1 SK=10 SD=2
 SIM_P_stiny  := $(SIM_P_tiny) MODE=1 SK=4 SD=1
 SIM_P_stackf := $(SIM_P_stack) SYNC_EVERY=64
+# The lean encoder (LEAN = 1, rtl/trc_lean.v): the paper mode sets again,
+# the same harness and model.
+SIM_SETS     += lpaper lnd2 lnd4 lnt16 lfid8 lwide ltiny lpaperf ltinyf
+SIM_P_lpaper  := $(SIM_P_paper) LEAN=1
+SIM_P_lnd2    := $(SIM_P_nd2) LEAN=1
+SIM_P_lnd4    := $(SIM_P_nd4) LEAN=1
+SIM_P_lnt16   := $(SIM_P_nt16) LEAN=1
+SIM_P_lfid8   := $(SIM_P_fid8) LEAN=1
+SIM_P_lwide   := $(SIM_P_wide) LEAN=1
+SIM_P_ltiny   := $(SIM_P_tiny) LEAN=1
+SIM_P_lpaperf := $(SIM_P_paperf) LEAN=1
+SIM_P_ltinyf  := $(SIM_P_tinyf) LEAN=1
 # Not in the regression: the 256-entry table of the FPGA report's second
 # stack mode row (built by make fpga).
 SIM_P_stack8 := $(SIM_P_paper) MODE=1 SK=8 SD=16
@@ -60,6 +72,13 @@ CORE_P_nt12  := $(call with,$(SIM_P_paper),NT=12) OUT_W=8 PRESCALE=3 FIFO_AW=3
 # LOST record (255) and the count is split over several
 CORE_P_nt12f := $(call with,$(SIM_P_paper),NT=12 VAL_W=8) OUT_W=16 PRESCALE=2 FIFO_AW=2 \
                 SYNC_EVERY=37
+# The lean trc_core of the FPGA report (one register for a FIFO, the
+# smallest counters), and the same at NT = 12 with frames and split LOST
+# counts (VAL_W = 8: the 16-bit drop counter holds the storms' drops)
+CORE_SETS     += lean lnt12f
+CORE_P_lean   := $(SIM_P_paper) LEAN=1 OUT_W=8 PRESCALE=1 FIFO_AW=0 DT_W=24 DROP_W=17
+CORE_P_lnt12f := $(call with,$(SIM_P_paper),NT=12 VAL_W=8) LEAN=1 OUT_W=16 PRESCALE=2 \
+                 FIFO_AW=0 DT_W=16 DROP_W=16 SYNC_EVERY=37
 
 # $(call sim_build,TOP,PARAMS,CPP,OUT): the same NAME=VALUE list goes to the
 # RTL (-G) and to the harness (-DTRC_P_NAME=VALUE).

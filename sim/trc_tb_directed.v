@@ -4,11 +4,13 @@
 // paper's timestamp example (NT = 20, 13 leading zeros: 01101 011010).
 // Prints PASS or FAIL. Parameters:
 //   OUT_W - encoder output width
+//   LEAN  - 1: the lean encoder
 //   VEC   - directory holding rec.hex, exp.hex, last.hex, cnt.hex
 `default_nettype none
 
 module trc_tb_directed #(
     parameter OUT_W = 16,
+    parameter LEAN  = 0,
     parameter VEC   = "build/sim/icarus"
 );
 
@@ -24,7 +26,7 @@ module trc_tb_directed #(
     wire            m_tlast, m_tvalid;
     reg             m_tready = 1'b0;
 
-    trc_enc #(.OUT_W(OUT_W)) dut (
+    trc_enc #(.OUT_W(OUT_W), .LEAN(LEAN)) dut (
         .clk(clk), .rst(rst),
         .s_axis_tdata(s_tdata), .s_axis_tvalid(s_tvalid), .s_axis_tready(s_tready),
         .m_axis_tdata(m_tdata), .m_axis_tkeep(m_tkeep), .m_axis_tlast(m_tlast),
@@ -111,8 +113,8 @@ module trc_tb_directed #(
             end
             if (errors != 0 || (ri == n_rec && bi == n_b) || cycles > 100 * n_rec) begin
                 if (errors == 0 && bi == n_b)
-                    $display("PASS OUT_W %0d records %0d bytes %0d cycles %0d",
-                             OUT_W, n_rec, n_b, cycles);
+                    $display("PASS OUT_W %0d LEAN %0d records %0d bytes %0d cycles %0d",
+                             OUT_W, LEAN, n_rec, n_b, cycles);
                 else
                     $display("FAIL OUT_W %0d: %0d of %0d records, %0d of %0d bytes",
                              OUT_W, ri, n_rec, bi, n_b);

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Quick FPGA check (`make fpga` is the slow full run): synthesis only
 # (Yosys synth_ice40, check -assert) of trc_enc at paper parameters (OUT_W=64),
-# in both modes, and of the LZ4 baseline (4 KB window), with their cell
-# counts; lint of the
-# LZ4 core (verilator -Wall per parameter set, iverilog -g2005) and of the
-# pin wrappers; a bad LZ4 parameter stops Verilator, Yosys and Icarus.
+# in both modes, of the lean encoder (OUT_W=8) and of the LZ4 baseline (4 KB
+# window), with their cell counts; lint of the LZ4 core (verilator -Wall per
+# parameter set, iverilog -g2005) and of the pin wrapper around each core; a
+# bad LZ4 parameter stops Verilator, Yosys and Icarus; the design table and
+# the report writer (a report from a results folder with a result that
+# cannot be read lists it).
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 cd "$(dirname "$0")/.."
@@ -13,7 +15,7 @@ mkdir -p $Q
 check() { if "$@" > $Q/last.log 2>&1; then echo "ok $name"; else echo "not ok $name"; tail -5 $Q/last.log; fi; }
 field() { python3 -c "import json,sys; d=json.load(open('$1')); print(d.get('$2', ''))"; }
 
-for d in trc_enc_w64 trc_stack_w64 lz4_w12; do
+for d in trc_enc_w64 trc_stack_w64 trc_lean_w8 lz4_w12; do
   name="synth_ice40 $d (core alone, check -assert)"
   check python3 fpga/flow.py synth $d ice40 $Q/$d.json
   [ -f $Q/$d.json ] && echo "$d: LUT4 $(field $Q/$d.json lut4) FF $(field $Q/$d.json ff)" \
@@ -21,6 +23,9 @@ for d in trc_enc_w64 trc_stack_w64 lz4_w12; do
 done
 name="trc_enc maps to logic only (0 block RAM)"
 check test "$(field $Q/trc_enc_w64.json bram)" = 0
+name="the lean encoder: logic only, under 600 LUT4 and under a third of trc_enc's"
+check test "$(field $Q/trc_lean_w8.json bram)" = 0 -a "$(field $Q/trc_lean_w8.json lut4)" -lt 600 \
+  -a $(( 3 * $(field $Q/trc_lean_w8.json lut4) )) -lt "$(field $Q/trc_enc_w64.json lut4)"
 # the call stack's 14 entries below top and second (id and its 9-bit hash
 # part, 24 bits): LUT RAM elsewhere; on iCE40 Yosys folds its registered
 # read address into block RAM, two 16-bit-wide ones
@@ -36,12 +41,39 @@ for p in "WIN_BITS=12" "WIN_BITS=16" "WIN_BITS=10 -GOUT_AW=8 -GLIT_AW=7"; do
 done
 name="iverilog -g2005 trc_lz4_core"
 check iverilog -g2005 -o $Q/lz4.vvp -s trc_lz4_core $L
-for w in lz4 enc core; do
-  name="verilator -Wall lint fpga/trc_fpga_$w.v"
-  check verilator --lint-only -Wall -Irtl -Irtl/lz4 fpga/trc_fpga_$w.v --top-module trc_fpga_$w
+# the pin wrapper around each core of the design table (the PicoRV32
+# system's lint is soc's: tests/t_soc.sh)
+for c in "CORE=0" "CORE=0 -GMODE=1" "CORE=0 -GLEAN=1 -GOUT_W=8" "CORE=1" \
+         "CORE=1 -GLEAN=1 -GOUT_W=8 -GFIFO_AW=0 -GDT_W=24 -GDROP_W=17" "CORE=2"; do
+  name="verilator -Wall lint fpga/trc_fpga.v -G$c"
+  check verilator --lint-only -Wall -Irtl -Irtl/lz4 -G$c fpga/trc_fpga.v --top-module trc_fpga
 done
-name="verilator -Wall lint fpga/trc_fpga_enc.v in stack mode"
-check verilator --lint-only -Wall -Irtl -GMODE=1 fpga/trc_fpga_enc.v --top-module trc_fpga_enc
+# the report writer on a results folder: the lean row's synthesis, a perf
+# file, and a result that cannot be read, which the report must list
+R=$Q/report
+rm -rf $R && mkdir -p $R/res/syn $R/res/pnr $R/out
+cp $Q/trc_lean_w8.json $R/res/syn/trc_lean_w8.ice40.json 2>/dev/null
+python3 - "$R/res/perf.json" <<'PY'
+import json, sys
+t = {"records": 1000, "trc_bytes": 2000, "trc_stack_bytes": 900, "trc_stack8_bytes": 1000,
+     "lz4_w12_bytes": 2200, "lz4_w16_bytes": 2100, "lz4_1_bytes": 1800}
+t.update({k[:-6] + "_bpr": 8.0 * v / 1000 for k, v in list(t.items()) if k.endswith("_bytes")})
+json.dump({"seeds": [1], "command": "test", "traces": {"t": t},
+           "designs": {"trc_lean_w8": {"units_per_clock": 0.35, "bits_per_unit": 40,
+                                       "unit": "record"}}}, open(sys.argv[1], "w"))
+PY
+printf '{"design": "trc_lean_w8", "dev": ' > $R/res/pnr/trc_lean_w8.hx8k.s1.json
+name="flow.py report: a cut result is listed, the lean row written"
+check bash -c "python3 fpga/flow.py report $R/res --out $R/out 2> $R/err.txt \
+  && grep -q 'trc_lean_w8.hx8k.s1.json: not a readable result' $R/out/fpga.md $R/err.txt \
+  && grep -q '^| trc_lean_w8 | iCE40 HX8K' $R/out/fpga.md"
+unknown_design() { # exit status 2 and a message naming the design
+  local rc=0
+  python3 fpga/flow.py synth no_such_design ice40 $Q/x.json > $Q/unknown.txt 2>&1 || rc=$?
+  [ $rc = 2 ] && grep -q "unknown design 'no_such_design'" $Q/unknown.txt
+}
+name="flow.py: an unknown design stops with status 2 and a message"
+check unknown_design
 name="bad parameter (WIN_BITS=9) stops verilator, yosys and iverilog"
 check bash -c "! verilator --lint-only -Wall -GWIN_BITS=9 -Irtl/lz4 rtl/lz4/trc_lz4_core.v --top-module trc_lz4_core \
   && ! yosys -q -p 'read_verilog -sv $L; chparam -set WIN_BITS 9 trc_lz4_core; hierarchy -top trc_lz4_core' \

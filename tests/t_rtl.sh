@@ -7,8 +7,9 @@
 # directed test. fid8: the traces' function ids are mapped to id mod 2^8
 # (--map-ids); nt16: long deltas are split by TIME_EXT as the format says.
 # Beyond the matrix: a wide set and seeded random traces on every set.
-# Stack mode runs the same matrix on its sets (stack = paper
-# widths, snt16, sfid8; swide, stiny beyond it; see sim/sim.mk).
+# Stack mode runs the same matrix on its sets (stack = paper widths, snt16,
+# sfid8; swide, stiny beyond it), and so does the lean encoder (lpaper,
+# lnd2, lnd4, lnt16, lfid8; lwide, ltiny beyond it; see sim/sim.mk).
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -60,8 +61,8 @@ BAD="--sync-every 997 --end-every 1501 --junk --reserved 313"
 
 # ---- the matrix, 20k-record prefixes
 seed=0
-for set in paper nd2 nd4 nt16 fid8 stack snt16 sfid8; do
-  map=""; case $set in fid8|sfid8) map="--map-ids";; esac
+for set in paper nd2 nd4 nt16 fid8 stack snt16 sfid8 lpaper lnd2 lnd4 lnt16 lfid8; do
+  map=""; case $set in fid8|sfid8|lfid8) map="--map-ids";; esac
   for t in $traces; do
     for w in 8 16 32 64; do
       for st in 0 0.1 0.5; do
@@ -88,7 +89,7 @@ done
 # ---- beyond the matrix: wide set (NT=31, FID_W=31, ND_F=8, ND_T=1, ND_V=5).
 # Its 255-entry dictionary makes a simulated clock ~50 times slower, so
 # these runs take the first 5000 records (they were 60% of this suite's time).
-for set in wide swide; do
+for set in wide swide lwide; do
   for t in $traces; do
     for w in 8 16 32 64; do
       for st in 0 0.3; do
@@ -104,8 +105,9 @@ done
 
 # ---- seeded random traces (every delta range, TIME_EXT runs) on every set,
 # incl. tiny (NT=2, FID_W=1, TYPE_W=3, VAL_W=1, ND=1), which no sample fits
-for set in paper nd2 nd4 nt16 fid8 wide tiny stack snt16 sfid8 swide stiny; do
-  n=20000; case $set in wide|swide) n=5000;; esac   # see above
+for set in paper nd2 nd4 nt16 fid8 wide tiny stack snt16 sfid8 swide stiny \
+           lpaper lnd2 lnd4 lnt16 lfid8 lwide ltiny; do
+  n=20000; case $set in wide|swide|lwide) n=5000;; esac   # see above
   for w in 8 16 32 64; do
     for st in 0 0.3; do
       seed=$((seed + 1))
@@ -142,6 +144,15 @@ for t in $traces; do
 done
 job "+enc paper w8 zlib_deflate_t1 full stall 0.1" "$(enc paper \
   tests/data/zlib_deflate_t1.txt.xz --out-w 8 --stall-in 0.1 --stall-out 0.1 --seed 99)"
+# The lean encoder: a record over about 3 clocks (chunks of at most 8 bits a
+# clock); the rate is a clock count, not a wall-clock time. Each floor is
+# just under the rate measured on that trace (docs/rtl.md, "The lean encoder").
+for tr in lua_calls_t1:0.28 lua_calls_t10:0.40 lua_errors_t1:0.25 lua_errors_t10:0.34 \
+          zlib_deflate_t1:0.33 zlib_deflate_t10:0.44; do
+  t=${tr%:*}
+  job "+enc lpaper w8 $t full, records/cycle >= ${tr#*:}" \
+    "$(enc lpaper tests/data/$t.txt.xz --out-w 8 --min-rate ${tr#*:})"
+done
 
 # ---- trc_core: random events, overflow bursts, idle gaps > 2^NT ticks
 for s in 1 2 3 4 5 6 7 8; do
@@ -149,17 +160,26 @@ for s in 1 2 3 4 5 6 7 8; do
 done
 job "+core paper random events, idle gap > 2^23 ticks" \
   "$S/core_paper/Vtrc_sim_core --seed 11 --idles 1 --events 5000"
+# the lean trc_core (LEAN=1, one register for a FIFO, 24-bit tick and 17-bit
+# drop counters)
+for s in 1 2 3 4; do
+  job "+core lean random events seed $s" "$S/core_lean/Vtrc_sim_core --seed $s --idles 2"
+done
 
 # ---- Icarus directed test (second simulator), vectors from the C model
 I=$W/icarus
 mkdir -p $I
 if $S/trc_vec $S/data/zlib_deflate_t1.20k.txt 600 $I > $I/vec.log 2>&1; then
   ENC_V="-I $(python3 tools/corefiles.py --incdirs rtl) $(python3 tools/corefiles.py rtl | tr '\n' ' ')"
-  for w in 8 16 32 64; do
-    job "+icarus directed w$w" "iverilog -g2012 -DTRC_ASSERT \
-      -P trc_tb_directed.OUT_W=$w -P 'trc_tb_directed.VEC=\"$I\"' -s trc_tb_directed \
-      -o $I/tb$w.vvp $(python3 tools/corefiles.py tb_directed) $ENC_V && vvp -n $I/tb$w.vvp > $I/tb$w.log 2>&1; \
-      cat $I/tb$w.log; grep -q '^PASS' $I/tb$w.log && ! grep -q 'ERROR' $I/tb$w.log"
+  for lean in 0 1; do
+    for w in 8 16 32 64; do
+      tb=$I/tb$w.l$lean
+      job "+icarus directed w$w$( [ $lean = 1 ] && echo ' lean')" "iverilog -g2012 -DTRC_ASSERT \
+        -P trc_tb_directed.OUT_W=$w -P trc_tb_directed.LEAN=$lean \
+        -P 'trc_tb_directed.VEC=\"$I\"' -s trc_tb_directed \
+        -o $tb.vvp $(python3 tools/corefiles.py tb_directed) $ENC_V && vvp -n $tb.vvp > $tb.log 2>&1; \
+        cat $tb.log; grep -q '^PASS' $tb.log && ! grep -q 'ERROR' $tb.log"
+    done
   done
 else
   echo "not ok icarus vectors"; sed 's/^/  /' $I/vec.log

@@ -23,8 +23,12 @@ declare -A SETS=(
   [stack]="-GMODE=1"
   [swide]="-GMODE=1 -GNT=32 -GFID_W=31 -GTYPE_W=16 -GVAL_W=32 -GND_F=8 -GND_V=8 -GSK=12 -GSD=64"
   [stiny]="-GMODE=1 -GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1 -GSK=4 -GSD=1"
+  [lpaper]="-GLEAN=1"
+  [lwide]="-GLEAN=1 -GNT=31 -GFID_W=31 -GTYPE_W=8 -GVAL_W=16 -GND_F=8 -GND_T=1 -GND_V=5"
+  [ltiny]="-GLEAN=1 -GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1"
+  [lwide32]="-GLEAN=1 -GNT=32 -GTYPE_W=16 -GVAL_W=32 -GND_V=8"
 )
-for s in paper nd2 nd4 nt16 fid8 wide tiny stack swide stiny; do
+for s in paper nd2 nd4 nt16 fid8 wide tiny stack swide stiny lpaper lwide ltiny lwide32; do
   for w in 8 16 32 64; do
     t "lint verilator trc_enc $s OUT_W=$w" \
       verilator --lint-only -Wall +define+TRC_ASSERT $VLT ${SETS[$s]} -GOUT_W=$w \
@@ -36,6 +40,9 @@ t "lint verilator trc_core paper" \
 t "lint verilator trc_core NT=12 PRESCALE=3 OUT_W=8" \
   verilator --lint-only -Wall +define+TRC_ASSERT $VLT -GNT=12 -GPRESCALE=3 \
   -GOUT_W=8 -GFIFO_AW=3 --top-module trc_core $V_V
+t "lint verilator trc_core LEAN=1 FIFO_AW=0 DT_W=24 DROP_W=17 OUT_W=8" \
+  verilator --lint-only -Wall +define+TRC_ASSERT $VLT -GLEAN=1 -GFIFO_AW=0 -GDT_W=24 \
+  -GDROP_W=17 -GOUT_W=8 --top-module trc_core $V_V
 t "lint verilator trc_sim_enc" \
   verilator --lint-only -Wall +define+TRC_ASSERT $VLT --top-module trc_sim_enc \
   $(python3 tools/corefiles.py sim_enc | grep '\.v$') $V_V
@@ -45,12 +52,17 @@ t "lint iverilog -g2005 trc_enc MODE=1" \
   iverilog -g2005 -Wall -P trc_enc.MODE=1 -s trc_enc -o "$W/enc_s.vvp" $I_V
 t "lint iverilog -g2005 trc_core" \
   iverilog -g2005 -Wall -s trc_core -o "$W/core.vvp" $I_V
+t "lint iverilog -g2005 trc_core LEAN=1 FIFO_AW=0 DROP_W=17" \
+  iverilog -g2005 -Wall -P trc_core.LEAN=1 -P trc_core.FIFO_AW=0 -P trc_core.DROP_W=17 \
+  -s trc_core -o "$W/corel.vvp" $I_V
 t "lint yosys prep trc_enc" \
   yosys -q -p "read_verilog $Y_V; prep -top trc_enc; check -assert"
 t "lint yosys prep trc_enc MODE=1" \
   yosys -q -p "read_verilog $Y_V; chparam -set MODE 1 trc_enc; prep -top trc_enc; check -assert"
 t "lint yosys prep trc_core" \
   yosys -q -p "read_verilog $Y_V; prep -top trc_core; check -assert"
+t "lint yosys prep trc_enc LEAN=1 OUT_W=8" \
+  yosys -q -p "read_verilog $Y_V; chparam -set LEAN 1 -set OUT_W 8 trc_enc; prep -top trc_enc; check -assert"
 
 # Parameter checks stop every tool, with a message naming the parameter.
 t "param check verilator OUT_W=12" stops_with "OUT_W" \
@@ -69,6 +81,10 @@ t "param check yosys MODE=1 SD=0" stops_with "SD" \
   yosys -q -p "read_verilog $Y_V; chparam -set MODE 1 -set SD 0 trc_enc; prep -top trc_enc"
 t "param check yosys trc_core PRESCALE=0" stops_with "PRESCALE" \
   yosys -q -p "read_verilog $Y_V; chparam -set PRESCALE 0 trc_core; prep -top trc_core"
+t "param check verilator LEAN=1 MODE=1" stops_with "LEAN" \
+  verilator --lint-only -Wno-fatal -GLEAN=1 -GMODE=1 --top-module trc_enc $V_V
+t "param check iverilog trc_core DROP_W=16 (= VAL_W)" stops_with "DROP_W" \
+  iverilog -g2005 -P trc_core.DROP_W=16 -s trc_core -o "$W/bad2.vvp" $I_V
 
 # Every HDL file of the tree is in trc.core, and FuseSoC itself can use it:
 # its lint target (Verilator -Wall on trc_core) passes, and a bad parameter

