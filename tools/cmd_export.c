@@ -52,17 +52,23 @@ static int spool_stdin(trace *t)
         return -1;
     if (!(t->spool = tmpfile())) {
         cli_error("-: cannot make a temporary copy: %s", strerror(errno));
+        cli_in_close(in);
         return -1;
     }
     char buf[1 << 16];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        if (fwrite(buf, 1, n, t->spool) != n) {
-            cli_error("-: cannot make a temporary copy: %s", strerror(errno));
-            return -1;
-        }
-    if (ferror(in) || fflush(t->spool)) {
-        cli_error("-: read error: %s", strerror(errno));
+    int rc = 0;
+    while (!rc && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, t->spool) != n)
+            rc = -1;
+    if (!rc && ferror(in)) {
+        cli_in_error(in, "-");
+        cli_in_close(in);
+        return -1;
+    }
+    cli_in_close(in);
+    if (rc || fflush(t->spool)) {
+        cli_error("-: cannot make a temporary copy: %s", strerror(errno));
         return -1;
     }
     return 0;
@@ -173,6 +179,7 @@ int cmd_export(const cli_args *a)
         goto done;
     t.t0_known = t.tr.tb.known;
     t.t0_ns = t.tr.tb.t0_ns;
+    host_trace_note(&t.tr, "export", t.in);
     if (cli_given(a, OPT_ABSOLUTE) && !t.t0_known) {
         cli_error("export: --absolute: %s has no time base (no '# trc-timebase' "
                   "line in it or in its symbol map)", t.in);

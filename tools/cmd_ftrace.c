@@ -96,7 +96,7 @@ static int read_ftrace(ft_import *m, const job *j)
     }
     free(line);
     if (!rc && ferror(f)) {
-        cli_error("%s: read error: %s", j->in, strerror(errno));
+        cli_in_error(f, j->in);
         rc = 1;
     }
     if (f != stdin)
@@ -231,7 +231,7 @@ static int write_out_symmap(const job *j, const host_timebase *tb)
             if (strncmp(line, "# trc-symmap", 12) && strncmp(line, "# trc-timebase", 14))
                 fputs(line, f);
         if (c && ferror(c)) {
-            cli_error("%s: read error", csym);
+            cli_in_error(c, csym);
             rc = -1;
         }
         if (cli_out_close(o, rc == 0))

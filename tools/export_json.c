@@ -130,9 +130,10 @@ int export_json(trace *t, const char *out)
     json_str(f, t->in);
     jprintf(f, ",\"tick_ns\":%" PRIu64 ",\"t0_ns\":%" PRIu64 ",\"records\":%zu"
             ",\"unmatched_exits\":%" PRIu64 ",\"unwound_entries\":%" PRIu64
-            ",\"open_at_end\":%" PRIu64 "},\n\"traceEvents\":[\n",
+            ",\"open_at_end\":%" PRIu64 "%s},\n\"traceEvents\":[\n",
             tick_ns, t->t0_known ? t->t0_ns : 0, t->n, t->unmatched_exit,
-            t->unwound, t->open_end);
+            t->unwound, t->open_end,
+            t->tr.tick_assumed ? ",\"tick_assumed\":true" : "");
     jprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
             "\"args\":{\"name\":");
     json_str(f, t->in);

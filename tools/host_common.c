@@ -142,8 +142,15 @@ host_symmap *host_symmap_load(const char *path)
         while (*s == ' ' || *s == '\t')
             s++;
         if (*s == '#') {
-            if (!thread_line(m, s))
-                host_timebase_parse(s, &m->tb);
+            host_timebase tb;
+            int r = thread_line(m, s) ? 0 : host_timebase_parse(s, &tb);
+            if (r < 0) {
+                cli_error("%s:%lu: malformed time base line (# trc-timebase "
+                          "clock=monotonic tick_ns=N [t0_ns=N])", path, ln);
+                goto fail;
+            }
+            if (r > 0)
+                m->tb = tb;
             continue;
         }
         char *id_s = strtok(s, " \t\r\n");
@@ -170,7 +177,7 @@ host_symmap *host_symmap_load(const char *path)
         m->n++;
     }
     if (ferror(f)) {
-        cli_error("%s: read error: %s", path, strerror(errno));
+        cli_in_error(f, path);
         goto fail;
     }
     if (symmap_index(m))
@@ -267,6 +274,8 @@ char *host_sidecar_path(const char *trace_path)
     memcpy(p, trace_path, n + 1);
     if (ends_with(p, ".xz") || ends_with(p, ".gz"))
         p[n - 3] = 0;
+    else if (ends_with(p, ".zst"))
+        p[n - 4] = 0;
     if (ends_with(p, ".txt") || ends_with(p, ".trc"))
         p[strlen(p) - 4] = 0;
     strcat(p, ".sym");
@@ -312,12 +321,30 @@ int host_trace_setup(host_trace *t, const cli_args *a, const char *path)
         if (!t->sym)
             return -1;
     }
-    t->tb = cli_reader_timebase(t->rd);
-    if (!t->tb.known)
-        t->tb = host_symmap_timebase(t->sym);
-    t->tick_ns = cli_given(a, OPT_TICK) ? a->num[OPT_TICK]
-                 : t->tb.tick_ns        ? t->tb.tick_ns : 10;
+    /* The rule of trc_cli.h: each field from the option, else the trace's
+     * own line, else its symbol map's, else the default. */
+    host_timebase own = cli_reader_timebase(t->rd);
+    host_timebase map = host_symmap_timebase(t->sym);
+    t->tb = own.known ? own : map;
+    t->tb.tick_ns = own.tick_ns ? own.tick_ns : map.tick_ns;
+    t->tick_assumed = 0;
+    if (cli_given(a, OPT_TICK))
+        t->tick_ns = a->num[OPT_TICK];
+    else if (t->tb.tick_ns)
+        t->tick_ns = t->tb.tick_ns;
+    else {
+        t->tick_ns = HOST_TICK_DEFAULT;
+        t->tick_assumed = 1;
+    }
     return 0;
+}
+
+void host_trace_note(const host_trace *t, const char *cmd, const char *path)
+{
+    if (t->tick_assumed)
+        fprintf(stderr, "%s: %s states no tick (no '# trc-timebase' line in "
+                "it or in a symbol map): %d ns assumed; --tick NS sets it\n",
+                cmd, path, HOST_TICK_DEFAULT);
 }
 
 int host_trace_open(host_trace *t, const cli_args *a, const char *path)

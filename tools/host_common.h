@@ -28,7 +28,7 @@ long host_symmap_tid(const host_symmap *m, uint32_t idx);
 int host_symmap_find(const host_symmap *m, const char *name, uint32_t *id);
 void host_symmap_free(host_symmap *m);
 
-/* The symbol map beside a trace: TRACE with a .txt/.trc/.xz/.gz ending
+/* The symbol map beside a trace: TRACE with a .txt/.trc/.xz/.zst/.gz ending
  * replaced by ".sym" (or ".sym" appended). Returns a malloc'd path when that
  * file exists, else NULL. */
 char *host_sidecar_symmap(const char *trace_path);
@@ -39,14 +39,16 @@ char *host_sidecar_path(const char *trace_path);
 const char *host_fn_name(const host_symmap *m, uint32_t id, char buf[24]);
 
 /* ---- A trace with its symbol map and time base ---------------------------
- * The time base is looked up in this order: the trace's own leading comment
- * lines, then the symbol map (--syms, else the one beside the trace). The
- * tick is --tick, else the time base's, else 10 ns. */
+ * Each field of the time base (trc_cli.h) is looked up in this order: the
+ * option (--tick), the trace's own leading comment lines, the symbol map
+ * (--syms, else the one beside the trace; standard input has none beside
+ * it), and for the tick the default, 10 ns. */
 typedef struct {
     cli_reader *rd;
     host_symmap *sym; /* NULL when there is none */
     host_timebase tb;
     uint64_t tick_ns;
+    int tick_assumed; /* 1: no --tick and no time base gave it (default) */
 } host_trace;
 /* Opens path with a's --syms, --tick, --raw and format options. 0 ok,
  * -1 on error (message printed). */
@@ -54,6 +56,9 @@ int host_trace_open(host_trace *t, const cli_args *a, const char *path);
 /* The same for t->rd already open (on a copy of stdin, say). */
 int host_trace_setup(host_trace *t, const cli_args *a, const char *path);
 void host_trace_close(host_trace *t);
+/* Says on stderr "CMD: PATH states no tick ...: 10 ns assumed" when the
+ * tick is the default (for commands that print durations). */
+void host_trace_note(const host_trace *t, const char *cmd, const char *path);
 
 /* ---- OS info types -------------------------------------------------------
  * Defaults of `trc import-ftrace` and the capture library's thread record. */

@@ -31,6 +31,10 @@ else
     || missing+=(libclang-rt-14-dev)
 fi
 
+# liblzma and libzstd: the trc command line reads .xz and .zst inputs
+[ -f /usr/include/lzma.h ] || missing+=(liblzma-dev)
+[ -f /usr/include/zstd.h ] || missing+=(libzstd-dev)
+
 # the PicoRV32 firmware's C library (soc/): a header, not a command
 [ -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ] \
   || missing+=(picolibc-riscv64-unknown-elf)

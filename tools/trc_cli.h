@@ -91,8 +91,20 @@ int cli_out_write(void *ctx, const uint8_t *buf, size_t len);
 /* keep != 0: flushes, checks for write errors and renames into place; 0
  * (or on a write error): removes the temporary file. 0 ok, -1 error. */
 int cli_out_close(cli_out *o, int keep);
-/* Opens an input ("-" = stdin); refuses directories and a closed stdin. */
+/* Opens an input ("-" = stdin); refuses directories and a closed stdin.
+ * xz and zstd data are decompressed as they are read, whatever the name
+ * (cli_decomp.c). NULL on error (message printed). */
 FILE *cli_in_open(const char *path);
+/* Closes what cli_in_open gave (stdin itself stays open). */
+void cli_in_close(FILE *f);
+/* Reports a read error of f (after ferror): the decoder's message naming
+ * the compressed byte, or the system's. */
+void cli_in_error(FILE *f, const char *path);
+/* Wraps f: xz or zstd data is decoded, other data read as it is. NULL on
+ * error (message printed; f is still the caller's). */
+FILE *cli_decomp_wrap(FILE *f, const char *path);
+/* Compressed inputs may expand at most this many times (past 64 MiB). */
+#define CLI_DECOMP_RATIO 1024u
 /* 1 when both name the same existing regular file (or stdin's). */
 int cli_same_file(const char *a, const char *b);
 /* At start: fds 0-2 that are closed are held by /dev/null, and marked so
@@ -102,19 +114,26 @@ void cli_std_guard(void);
 int cli_stdout_check(void);
 
 /* ---- Time base (cli_reader.c) ---------------------------------------------
- * A trace's records hold deltas only; its time base says what the first
- * delta counts from: t0_ns + delta0 * tick_ns on CLOCK_MONOTONIC. One
- * comment line, in the text trace and in the symbol map:
- *   # trc-timebase clock=monotonic tick_ns=10 t0_ns=544262849000 */
+ * A trace's records hold deltas only; its time base says how long a tick is
+ * and what the first delta counts from: t0_ns + delta0 * tick_ns on
+ * CLOCK_MONOTONIC. One comment line, among the leading comment lines of a
+ * text trace or in its symbol map (t0_ns may be absent when not known):
+ *   # trc-timebase clock=monotonic tick_ns=10 t0_ns=544262849000
+ * The rule every reader follows (host_trace_setup, docs/host-tools.md):
+ * each field from the option (--tick), else the trace's own line, else its
+ * symbol map's line, else the tick is 10 ns (said on stderr) and t0 unknown. */
 typedef struct {
     int known;        /* 1 when t0_ns is known */
     uint64_t t0_ns;   /* absolute start, ns on the clock */
     uint64_t tick_ns; /* tick length in ns (0 = not stated) */
 } host_timebase;
-/* Parses "# trc-timebase ..." (leading '#' and blanks optional): 1 when the
- * line is one (fields filled), 0 otherwise. */
+#define HOST_TICK_DEFAULT 10 /* ns: the paper's tick */
+/* Parses "# trc-timebase KEY=VALUE..." (leading '#' and blanks optional):
+ * 1 when the line is one (fields filled), 0 when it is not, -1 when it is
+ * malformed (a value that is not a number, tick_ns 0, a key twice, neither
+ * tick_ns nor t0_ns). Unknown keys are skipped. */
 int host_timebase_parse(const char *line, host_timebase *tb);
-/* Formats the comment line, newline included. */
+/* Formats the comment line, newline included (t0_ns only when known). */
 void host_timebase_format(const host_timebase *tb, char *out, size_t cap);
 
 /* ---- Reader (cli_reader.c) ------------------------------------------------- */
