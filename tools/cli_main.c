@@ -31,11 +31,11 @@ static const cli_cmd cmds[] = {
      "trace text v1 <-> trace bin v1 (paper parameters)"},
     {"import-ftrace", cmd_import_ftrace, "IN OUT", 2,
      B(CPU) | B(TICK) | B(MAP) | B(NO_DEFAULT_MAP) | B(MERGE) | B(MERGE_T0) |
-         B(CLIP) | OPT_PARAMS,
+         B(CLIP) | B(CONTEXT) | OPT_PARAMS,
      "ftrace text -> OS records (text v1, or .trc by name)"},
     {"export", cmd_export, "IN", 1,
-     B(PERFETTO) | B(CTF) | B(SYMS) | B(TICK) | B(ABSOLUTE) | B(OS_COUNTERS) |
-         B(THREAD_TYPE) | B(RAW) | OPT_PARAMS,
+     B(PERFETTO) | B(CTF) | B(SYMS) | B(CONTEXT) | B(TICK) | B(ABSOLUTE) |
+         B(OS_COUNTERS) | B(THREAD_TYPE) | B(RAW) | B(PROGRESS) | OPT_PARAMS,
      "a trace -> Perfetto JSON and/or CTF 1.8"},
     {"calltree", cmd_calltree, "IN", 1,
      B(SYMS) | B(MIN_FRACTION) | B(MODULES) | B(NO_MERGE) | B(DEPTH) |

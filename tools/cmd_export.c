@@ -90,11 +90,40 @@ static int add_thread(trace *t, size_t *cap, uint32_t id)
 
 /* Pass 1: flags each record (matched pair, open at the end, else shown as an
  * instant) with the pairing shared with calltree (host_pairs.c). */
+static int add_unwound(trace *t, size_t *cap, uint64_t rec, uint64_t end)
+{
+    if (t->nunw == *cap) {
+        size_t nc = *cap ? 2 * *cap : 256;
+        unwound_end *n = realloc(t->unw, nc * sizeof *n);
+        if (!n)
+            return -1;
+        t->unw = n;
+        *cap = nc;
+    }
+    t->unw[t->nunw].rec = rec;
+    t->unw[t->nunw++].end = end;
+    return 0;
+}
+
+static int by_rec(const void *a, const void *b)
+{
+    const unwound_end *x = a, *y = b;
+    return (x->rec > y->rec) - (x->rec < y->rec);
+}
+
+uint64_t unwound_end_of(const trace *t, size_t *k, uint64_t i)
+{
+    while (*k < t->nunw && t->unw[*k].rec < i)
+        (*k)++;
+    return *k < t->nunw && t->unw[*k].rec == i ? t->unw[*k].end : 0;
+}
+
 static int pair(trace *t)
 {
     host_pairs hp;
-    size_t fcap = 0, thcap = 0;
+    size_t fcap = 0, thcap = 0, ucap = 0;
     int r = 0, is_new;
+    uint64_t now = 0;
     trc_record rec;
     if (host_pairs_init(&hp) || src_open(t) || add_thread(t, &thcap, 0))
         goto fail;
@@ -109,8 +138,7 @@ static int pair(trace *t)
             fcap = nc;
         }
         t->flag[i] = 0;
-        if ((i & 0x3FFFFF) == 0x3FFFFF)
-            fprintf(stderr, "export: pass 1: %zu records\n", i + 1);
+        now += rec.delta;
         if (rec.kind == TRC_ENTRY) {
             int pushed = host_pairs_entry(&hp, rec.a, i, 0);
             if (pushed < 0)
@@ -128,6 +156,13 @@ static int pair(trace *t)
                 t->unwound += (uint64_t)n - 1;
                 t->flag[th->st[th->depth].tag] = F_MATCH;
                 t->flag[i] = F_MATCH;
+                /* the frames above it, left by longjmp, end here */
+                for (long k = 1; k < n; k++) {
+                    uint64_t tag = th->st[th->depth + (size_t)k].tag;
+                    t->flag[tag] = F_UNWOUND;
+                    if (add_unwound(t, &ucap, tag, now))
+                        goto oom;
+                }
             }
         } else if (rec.kind == TRC_OS && t->thread_type &&
                    rec.a == t->thread_type) {
@@ -144,6 +179,8 @@ static int pair(trace *t)
         t->open_end += hp.th[k].depth;
     }
     t->too_deep = hp.too_deep;
+    if (t->nunw > 1)
+        qsort(t->unw, t->nunw, sizeof *t->unw, by_rec);
     host_pairs_free(&hp);
     return 0;
 oom:
@@ -186,6 +223,10 @@ int cmd_export(const cli_args *a)
         rc = 2;
         goto done;
     }
+    if (a->str[OPT_CONTEXT] && !(t.ctx_path = strdup(a->str[OPT_CONTEXT])))
+        goto done;
+    if (!a->str[OPT_CONTEXT])
+        t.ctx_path = host_sidecar_existing(t.in, ".osctx");
     if (pair(&t))
         goto done;
     rc = 0;
@@ -194,9 +235,13 @@ int cmd_export(const cli_args *a)
     if (ctf && export_ctf(&t, ctf))
         rc = 1;
     fprintf(stderr, "export: %zu records -> %zu events; %" PRIu64
-            " exits without entry and %" PRIu64 " entries unwound by "
-            "longjmp shown as instants, %" PRIu64 " entries open at the "
-            "end\n", t.n, t.n, t.unmatched_exit, t.unwound, t.open_end);
+            " exits without entry shown as instants, %" PRIu64 " entries "
+            "unwound by longjmp ended at the exit that unwound them, %" PRIu64
+            " entries open at the end\n", t.n, t.n, t.unmatched_exit,
+            t.unwound, t.open_end);
+    if (t.ctx_path)
+        fprintf(stderr, "export: OS context of %" PRIu64 " records from %s\n",
+                t.ctx_records, t.ctx_path);
     if (t.too_deep)
         fprintf(stderr, "export: %" PRIu64 " entries deeper than %d levels "
                 "shown as instants\n", t.too_deep, HOST_MAX_DEPTH);
@@ -206,5 +251,7 @@ done:
         fclose(t.spool);
     free(t.flag);
     free(t.thread);
+    free(t.unw);
+    free(t.ctx_path);
     return rc;
 }

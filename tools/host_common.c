@@ -49,6 +49,8 @@ typedef struct {
     uint32_t id;
     size_t line; /* later lines win for the same id */
     char *name;
+    uint64_t addr; /* run-time address (ADDRESS), when has_addr */
+    int has_addr;
 } sym;
 
 struct host_symmap {
@@ -172,6 +174,11 @@ host_symmap *host_symmap_load(const char *path)
         }
         m->s[m->n].id = (uint32_t)id;
         m->s[m->n].line = ln;
+        char *addr = strtok(NULL, " \t\r\n");
+        uint64_t av;
+        m->s[m->n].has_addr = addr && !strncmp(addr, "0x", 2) &&
+                              !host_parse_u64(addr, &av);
+        m->s[m->n].addr = m->s[m->n].has_addr ? av : 0;
         if (!(m->s[m->n].name = strdup(nm)))
             goto oom;
         m->n++;
@@ -196,7 +203,7 @@ fail:
     return NULL;
 }
 
-const char *host_symmap_name(const host_symmap *m, uint32_t id)
+static const sym *sym_of(const host_symmap *m, uint32_t id)
 {
     if (!m)
         return NULL;
@@ -208,7 +215,22 @@ const char *host_symmap_name(const host_symmap *m, uint32_t id)
         else
             hi = mid;
     }
-    return lo < m->n && m->s[lo].id == id ? m->s[lo].name : NULL;
+    return lo < m->n && m->s[lo].id == id ? &m->s[lo] : NULL;
+}
+
+const char *host_symmap_name(const host_symmap *m, uint32_t id)
+{
+    const sym *s = sym_of(m, id);
+    return s ? s->name : NULL;
+}
+
+int host_symmap_addr(const host_symmap *m, uint32_t id, uint64_t *addr)
+{
+    const sym *s = sym_of(m, id);
+    if (!s || !s->has_addr)
+        return 0;
+    *addr = s->addr;
+    return 1;
 }
 
 host_timebase host_symmap_timebase(const host_symmap *m)
@@ -256,7 +278,12 @@ static int ends_with(const char *s, const char *suf)
 
 char *host_sidecar_symmap(const char *trace_path)
 {
-    char *p = host_sidecar_path(trace_path);
+    return host_sidecar_existing(trace_path, ".sym");
+}
+
+char *host_sidecar_existing(const char *trace_path, const char *ext)
+{
+    char *p = host_sidecar_named(trace_path, ext);
     if (p && access(p, R_OK) == 0)
         return p;
     free(p);
@@ -265,10 +292,15 @@ char *host_sidecar_symmap(const char *trace_path)
 
 char *host_sidecar_path(const char *trace_path)
 {
+    return host_sidecar_named(trace_path, ".sym");
+}
+
+char *host_sidecar_named(const char *trace_path, const char *ext)
+{
     if (!trace_path || !strcmp(trace_path, "-"))
         return NULL;
     size_t n = strlen(trace_path);
-    char *p = malloc(n + 5);
+    char *p = malloc(n + strlen(ext) + 1);
     if (!p)
         return NULL;
     memcpy(p, trace_path, n + 1);
@@ -278,7 +310,7 @@ char *host_sidecar_path(const char *trace_path)
         p[n - 4] = 0;
     if (ends_with(p, ".txt") || ends_with(p, ".trc"))
         p[strlen(p) - 4] = 0;
-    strcat(p, ".sym");
+    strcat(p, ext);
     return p;
 }
 

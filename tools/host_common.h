@@ -19,6 +19,8 @@ typedef struct host_symmap host_symmap;
 host_symmap *host_symmap_load(const char *path);
 /* The name of id, or NULL when the map has none. */
 const char *host_symmap_name(const host_symmap *m, uint32_t id);
+/* The run-time address of id (third field, 0x...): 1 when the map has it. */
+int host_symmap_addr(const host_symmap *m, uint32_t id, uint64_t *addr);
 /* The map's time base (known = 0 when it has none). */
 host_timebase host_symmap_timebase(const host_symmap *m);
 /* The Linux tid of capture thread idx ("# trc-thread IDX tid=TID" lines);
@@ -34,6 +36,9 @@ void host_symmap_free(host_symmap *m);
 char *host_sidecar_symmap(const char *trace_path);
 /* The same path whether the file exists or not (NULL for "-"). */
 char *host_sidecar_path(const char *trace_path);
+/* The same with another ending (".osctx"), and only when it exists. */
+char *host_sidecar_named(const char *trace_path, const char *ext);
+char *host_sidecar_existing(const char *trace_path, const char *ext);
 
 /* A function's printable name: the map's, else "f<ID>" written into buf. */
 const char *host_fn_name(const host_symmap *m, uint32_t id, char buf[24]);
