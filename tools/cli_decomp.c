@@ -293,3 +293,18 @@ void cli_in_close(FILE *f)
     if (f && f != stdin)
         fclose(f);
 }
+
+FILE *cli_in_source(FILE *f)
+{
+    dec *d = find(f);
+    return d ? d->src : f;
+}
+
+uint64_t cli_in_position(FILE *f)
+{
+    dec *d = find(f);
+    if (d)
+        return d->in_total;
+    off_t o = ftello(f);
+    return o > 0 ? (uint64_t)o : 0;
+}

@@ -91,8 +91,9 @@ cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
         return NULL;
     }
     rd->cap = RD_BUF_BYTES;
-    rd->progress = -1;
     rd->path = name;
+    if (cli_progress_on())
+        cli_progress_start(&rd->prog, name, f);
     rd->p = *p;
     rd->f = f;
     while (rd->blen < TRC_HEADER_BYTES && !rd->eof)
@@ -228,21 +229,6 @@ unsigned cli_damage_count(void)
     return cli_damage_seen;
 }
 
-/* Long runs say how far they are: a line on stderr every 2^20 records when
- * stderr is a terminal, or always with TRC_PROGRESS=1 (TRC_PROGRESS=0: never). */
-#define PROGRESS_EVERY (UINT64_C(1) << 20)
-
-static void progress(cli_reader *rd)
-{
-    if (rd->progress < 0) {
-        const char *env = getenv("TRC_PROGRESS");
-        rd->progress = env ? env[0] == '1' : isatty(2);
-    }
-    if (rd->progress)
-        fprintf(stderr, "trc: %s: %llu records read\n", rd->path,
-                (unsigned long long)rd->nread);
-}
-
 int cli_reader_next(cli_reader *rd, trc_record *r)
 {
     int got;
@@ -250,8 +236,11 @@ int cli_reader_next(cli_reader *rd, trc_record *r)
         got = rd_next_framed(rd, r);
     else
         got = rd->stream ? next_stream(rd, r) : next_text(rd, r);
-    if (got == 1 && ++rd->nread % PROGRESS_EVERY == 0)
-        progress(rd);
+    if (got == 1 && (++rd->nread & 4095) == 0 && rd->prog.name) {
+        rd->prog.records = rd->nread;
+        cli_progress_tick(&rd->prog);
+    }
+    rd->ended = got == 0;
     return got;
 }
 
@@ -293,6 +282,10 @@ void cli_reader_close(cli_reader *rd)
 {
     if (!rd)
         return;
+    if (rd->prog.name) {
+        rd->prog.records = rd->nread;
+        cli_progress_end(&rd->prog, rd->ended);
+    }
     if (rd->f && rd->f != stdin)
         fclose(rd->f);
     free(rd->buf);

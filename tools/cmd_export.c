@@ -125,6 +125,7 @@ static int pair(trace *t)
     int r = 0, is_new;
     uint64_t now = 0;
     trc_record rec;
+    cli_progress_phase("export pass 1 (pairing)");
     if (host_pairs_init(&hp) || src_open(t) || add_thread(t, &thcap, 0))
         goto fail;
     for (t->n = 0; (r = src_next(t, &rec)) > 0; t->n++) {

@@ -250,6 +250,7 @@ static int write_stream(trace *t, FILE *f)
     uint32_t thread = 0;
     int64_t tid = host_symmap_tid(t->tr.sym, 0) ? host_symmap_tid(t->tr.sym, 0) : -1;
     uint64_t now = 0, addr;
+    cli_progress_phase("export --ctf");
     int rc = src_open(t), rr = 0;
     char buf[24];
     trc_record rec;

@@ -223,6 +223,7 @@ int export_json(trace *t, const char *out)
             jprintf(f, " (tid %ld)", lt);
         jputs("\"}}", f);
     }
+    cli_progress_phase("export --perfetto");
     int rr = src_open(t), bad = rr < 0;
     trc_record rec;
     const trc_record *r = &rec;

@@ -113,6 +113,30 @@ void cli_std_guard(void);
 /* Checks stdout after a command: 0 ok, -1 (message printed) on error. */
 int cli_stdout_check(void);
 
+/* ---- Progress (cli_progress.c) ---------------------------------------------
+ * Lines on stderr while a trace is read: percentage of the input (when its
+ * size is known), records, rate. */
+typedef struct {
+    const char *name, *phase;
+    FILE *f;
+    uint64_t total;   /* input bytes, 0 when unknown (a pipe) */
+    uint64_t records;
+    double t0, last;
+    unsigned shown;
+} cli_progress;
+/* Once per run: the command's name; forced = --progress given. */
+void cli_progress_setup(const char *cmd, int forced);
+/* What is being read now ("export pass 1", ...). */
+void cli_progress_phase(const char *what);
+int cli_progress_on(void);
+void cli_progress_start(cli_progress *p, const char *name, FILE *f);
+void cli_progress_tick(cli_progress *p); /* after p->records changed */
+void cli_progress_end(cli_progress *p, int ok);
+/* The file under f (the compressed one for xz/zstd input), and how far it
+ * has been read, in its bytes. */
+FILE *cli_in_source(FILE *f);
+uint64_t cli_in_position(FILE *f);
+
 /* ---- Time base (cli_reader.c) ---------------------------------------------
  * A trace's records hold deltas only; its time base says how long a tick is
  * and what the first delta counts from: t0_ns + delta0 * tick_ns on
