@@ -210,11 +210,10 @@ static inline void sim_random_trace(const trc_params &p, size_t n, uint64_t seed
 static inline void sim_lower(const trc_params &p, const std::vector<trc_record> &tr,
                              std::vector<trc_record> &raw, std::vector<size_t> &raw2trace)
 {
-    trc_record ext = trc_time_ext_record(&p);
     for (size_t i = 0; i < tr.size(); i++) {
         uint64_t n = trc_time_ext_count(&p, tr[i].delta);
         for (uint64_t k = 0; k < n; k++) {
-            raw.push_back(ext);
+            raw.push_back(trc_time_ext_nth(&p, tr[i].delta, k));
             raw2trace.push_back(i);
         }
         raw.push_back(trc_lower(&p, &tr[i]));

@@ -70,7 +70,10 @@ bool model_stream(const trc_params &p, const std::vector<Ev> &evs, uint64_t flus
     auto lowered = [&](trc_record r, uint64_t t) {
         r.delta = t - last;
         last = t;
-        uint64_t n = trc_time_ext_count(&p, r.delta);
+        // trc_core's time-stamper writes value-0 TIME_EXTs in real time,
+        // one per 2^NT-1 ticks, never the long-gap form
+        const uint64_t m = (1ull << p.nt) - 1;
+        uint64_t n = r.delta > m ? (r.delta - 1) / m : 0;
         for (uint64_t k = 0; k < n; k++)
             if (!raw(trc_time_ext_record(&p)))
                 return false;

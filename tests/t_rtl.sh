@@ -119,6 +119,21 @@ for set in paper nd2 nd4 nt16 fid8 wide tiny stack snt16 sfid8 swide stiny; do
   done
 done
 
+# ---- long gaps: deltas that need more than 64 TIME_EXTs take the long-gap
+# form (TIME_EXT values j, M << j ticks each), coded by the RTL as given
+awk 'BEGIN { split("1 5 9223372036854775808 1099511627776 536870911 999999999999 " \
+               "18446744073709551615 7 562949953421312", g, " ");
+             for (i = 0; i < 300; i++) {
+               d = (i % 7 == 3) ? g[1 + int(i / 7) % 9] : i % 50;
+               printf "%s %s %d\n", d, (i % 2 ? "X" : "E"), i % 13 } }' > $W/gaps.txt
+for set in paper nt16 stack snt16; do
+  for w in 8 64; do
+    seed=$((seed + 1))
+    job "enc $set w$w long gaps (long-gap TIME_EXT)" "$(enc $set $W/gaps.txt --out-w $w \
+      $STALLS --seed $seed)"
+  done
+done
+
 # ---- full traces: paper params, OUT_W = 64, no stalls: one record per clock.
 # Stack mode: a record longer than 57 bits (a miss with an escaped delta,
 # rare on these traces) takes a second clock.
