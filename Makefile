@@ -97,3 +97,4 @@ fuzz: deps $(FUZZ) $(B)/trc
 .PHONY: readme
 readme:
 	python3 tools/readme_tables.py
+	python3 tools/doc_figures.py

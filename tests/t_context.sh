@@ -247,3 +247,11 @@ if python3 -c 'import perfetto.trace_processor' 2>/dev/null &&
 else
   echo "# skip perfetto_trace_processor_sql: the PyPI perfetto package's TraceProcessor downloads trace_processor_shell at first use, and this machine reaches only Debian and PyPI: $(tail -1 "$W/tp.err" 2>/dev/null | cut -c1-240)"
 fi
+
+# ---- help: every subcommand has it, the top-level one names them all --------
+cmds=$($T --help | sed -n '/^commands:/,/^options:/p' | awk '/^  [a-z]/ {print $1}')
+t help_lists_commands test "$(echo $cmds)" = "compress decompress stats frame convert import-ftrace export calltree"
+for c in $cmds; do
+  t "help_$c" bash -c "$T $c --help | grep -q '^usage: trc $c ' && $T $c --help | grep -q '^time base:'"
+done
+t help_top_level_every_option bash -c "for o in \$(grep -o '\"--[a-z-]*\"' tools/cli_opts.c | tr -d '\"'); do $T --help | grep -q -- \"\$o\" || { echo missing \$o; exit 1; }; done"
