@@ -174,20 +174,25 @@ class Bench {
         int rc = 0;
         bool show = o_.progress || isatty(2);
         auto t0 = std::chrono::steady_clock::now(), last = t0;
+        auto line = [&](std::chrono::steady_clock::time_point now) {
+            double s = std::chrono::duration<double>(now - t0).count();
+            fprintf(stderr, "harness: %5.1f%% (%zu of %zu raw records in), %llu cycles, "
+                    "%.0f cycles/s\n", 100.0 * (double)next_ / (double)r_.raw.size(),
+                    next_, r_.raw.size(), (unsigned long long)cycle_,
+                    s > 0 ? (double)cycle_ / s : 0.0);
+        };
         while (rc == 0 && !ended_) {
             rc = cycle();
             if (show && (cycle_ & 0xFFFF) == 0) { // long runs say how far they are
                 auto now = std::chrono::steady_clock::now();
                 if (std::chrono::duration<double>(now - last).count() >= 1.0) {
                     last = now;
-                    double s = std::chrono::duration<double>(now - t0).count();
-                    fprintf(stderr, "harness: %5.1f%% (%zu of %zu raw records in), %llu "
-                            "cycles, %.0f cycles/s\n", 100.0 * (double)next_ /
-                            (double)r_.raw.size(), next_, r_.raw.size(),
-                            (unsigned long long)cycle_, (double)cycle_ / s);
+                    line(now);
                 }
             }
         }
+        if (o_.progress)
+            line(std::chrono::steady_clock::now());
         if (rc == 0)
             rc = quiet_tail();
         top_->final();

@@ -145,6 +145,10 @@ for t in $traces; do
 done
 job "+enc paper w8 zlib_deflate_t1 full stall 0.1" "$(enc paper \
   tests/data/zlib_deflate_t1.txt.xz --out-w 8 --stall-in 0.1 --stall-out 0.1 --seed 99)"
+# --progress: lines on stderr, the last at 100%, the result unchanged
+job "+enc paper w64 lua_calls_t10 full --progress" "$(enc paper \
+  tests/data/lua_calls_t10.txt.xz --out-w 64 --progress) 2>$W/progress.log && \
+  grep -q '^harness: 100.0% (1000001 of 1000001 raw records in), [0-9]* cycles, [0-9]* cycles/s' $W/progress.log"
 
 # ---- trc_core: random events, overflow bursts, idle gaps > 2^NT ticks
 for s in 1 2 3 4 5 6 7 8; do
