@@ -219,6 +219,15 @@ t mixed_longjmp_frames_end_at_exit grep -q '"name":"g","cat":"unwound","ph":"X",
 t mixed_longjmp_frames_end_at_exit2 grep -q '"name":"h","cat":"unwound","ph":"X","dur":1.000,"ts":9.000' "$W/mix.json"
 t mixed_ctf_babeltrace2 bash -c "babeltrace2 '$W/mix.ctf' | grep -q 'func_entry: { cpu_id = -1, tid = -1, thread = 0 }, { fid = 1, matched = 1, name = \"f\", addr = 4198656 }'"
 
+# ---- the same paths under ASan + UBSan ---------------------------------------
+A=${ASAN}
+if [ -x "$A" ]; then
+  t asan_compressed_inputs no_sanitizer_report bash -c "$A stats '$W/tb.txt.zst' && $A calltree '$W/tb.txt.xz' && $A stats '$W/cut.xz'; $A stats '$W/flip.xz'; $A stats '$W/bomb.zst'; true"
+  t asan_import_ftrace_context no_sanitizer_report bash -c "$A import-ftrace '$W/irq.ftrace' '$W/airq.txt' && $A import-ftrace $D/host_tracecmd_report.txt '$W/atc.txt' && $A import-ftrace $D/host_ftrace.txt '$W/ahf.txt'"
+  t asan_export_context no_sanitizer_report bash -c "$A export '$W/mix.txt' --perfetto '$W/amix.json' --ctf '$W/amix.ctf' && $A export '$W/ahf.txt' --perfetto '$W/ahf.json' --ctf '$W/ahf.ctf' && $A export '$W/atc.txt' --perfetto '$W/atc.json'; $A export '$W/other.txt' --context '$W/os.osctx' --perfetto '$W/x.json'; true"
+  t asan_export_context_checked $CHECK "$W/ahf.json"
+fi
+
 # ---- the Trace Event Format checker rejects what viewers reject -------------
 echo '{"traceEvents":[{"ph":"X","name":"a","ts":0,"pid":1,"tid":1}]}' > "$W/nodur.json"
 expect_fail checker_rejects_x_without_dur "must contain \['dur'\]" $CHECK "$W/nodur.json"

@@ -10,6 +10,9 @@ Figures:
                           rtl/*.v (compiled into every simulation)
   rtl-assertions-formal   those under `ifdef FORMAL` only (the formal proofs)
   rtl-assertion-modules   how many modules hold the simulation ones
+  time-NAME               "W wall, C CPU" of NAME in reports/run_times.md
+                          (tools/run_times.sh measures them)
+  time-machine            the machine those were measured on
 
 usage: doc_figures.py [--check]   (--check: exit 1 when a doc is out of date)
 """
@@ -19,7 +22,7 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MARK = re.compile(r"(<!-- fig:([a-z0-9-]+) -->)(.*?)(<!-- /fig -->)", re.S)
+MARK = re.compile(r"(<!-- fig:([a-z0-9_-]+) -->)(.*?)(<!-- /fig -->)", re.S)
 
 
 def assertions():
@@ -51,10 +54,34 @@ def assertions():
     return sim, formal, len(mods)
 
 
+def span(s):
+    s = int(round(float(s)))
+    return "%d min %02d s" % (s // 60, s % 60) if s >= 60 else "%d s" % s
+
+
+def run_times():
+    """time-NAME and time-machine from reports/run_times.md."""
+    path = os.path.join(ROOT, "reports", "run_times.md")
+    fig = {}
+    if not os.path.exists(path):
+        return fig
+    text = open(path).read()
+    m = re.search(r"Machine: (.*?), shared", text, re.S)
+    if m:
+        fig["time-machine"] = " ".join(m.group(1).split())
+    for line in text.splitlines():
+        c = [x.strip() for x in line.strip().strip("|").split("|")]
+        if len(c) == 7 and re.match(r"^[0-9.]+$", c[2]) and re.match(r"^[0-9.]+$", c[3]):
+            fig["time-" + c[0]] = "%s wall, %s CPU" % (span(c[2]), span(c[3]))
+    return fig
+
+
 def figures():
     sim, formal, mods = assertions()
-    return {"rtl-assertions": str(sim), "rtl-assertions-formal": str(formal),
-            "rtl-assertion-modules": str(mods)}
+    fig = {"rtl-assertions": str(sim), "rtl-assertions-formal": str(formal),
+           "rtl-assertion-modules": str(mods)}
+    fig.update(run_times())
+    return fig
 
 
 def main(argv):
