@@ -182,6 +182,9 @@ $T import-ftrace $D/lua_calls.ftrace.xz "$W/other.txt" 2>/dev/null
 expect_fail osctx_other_trace_refused "os.osctx:[0-9]+: record [0-9]+ of the trace is not OS type" \
   $T export "$W/other.txt" --context "$W/os.osctx" --perfetto "$W/other.json"
 t osctx_other_trace_no_output test ! -e "$W/other.json"
+xz -c "$W/os.osctx" > "$W/osz.osctx.xz"; cp "$W/os.trc" "$W/osz.trc"
+$T export "$W/osz.trc" --perfetto "$W/osz.json" 2> "$W/osz.log"
+t osctx_compressed_beside_trace bash -c "grep -q 'OS context of 164433 records from $W/osz.osctx.xz' '$W/osz.log' && cmp <(grep -v '\"source\"\|process_name' '$W/os.json') <(grep -v '\"source\"\|process_name' '$W/osz.json')"
 head -5 "$W/os.osctx" > "$W/short.osctx"
 $T export "$W/os.trc" --context "$W/short.osctx" --perfetto "$W/short.json" 2>/dev/null
 t osctx_partial_table_rest_plain $CHECK "$W/short.json" --events 164433

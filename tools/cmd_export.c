@@ -226,8 +226,10 @@ int cmd_export(const cli_args *a)
     }
     if (a->str[OPT_CONTEXT] && !(t.ctx_path = strdup(a->str[OPT_CONTEXT])))
         goto done;
-    if (!a->str[OPT_CONTEXT])
-        t.ctx_path = host_sidecar_existing(t.in, ".osctx");
+    /* beside the trace: X.osctx, also compressed */
+    static const char *const ctx_ext[] = {".osctx", ".osctx.xz", ".osctx.zst"};
+    for (size_t k = 0; !a->str[OPT_CONTEXT] && !t.ctx_path && k < 3; k++)
+        t.ctx_path = host_sidecar_existing(t.in, ctx_ext[k]);
     if (pair(&t))
         goto done;
     rc = 0;
