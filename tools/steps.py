@@ -36,7 +36,7 @@ def lines(label):
         now = time.monotonic()
         for head in ("ok ", "not ok "):
             if line.startswith(head):
-                name = line[len(head):].split()[0] if line[len(head):].split() else "?"
+                name = line[len(head):].strip() or "?"
                 secs = now - last
                 last = now
                 if head == "ok ":
@@ -48,7 +48,7 @@ def lines(label):
                 line = "%s  (%.1f s)" % (line, secs)
                 break
         print(line, flush=True)
-    print("%s: %d passed, %d failed in %s (slowest: %s %.1f s)"
+    print("%s: %d passed, %d failed in %s (slowest: %s, %.1f s)"
           % (label, npass, nfail, span(time.monotonic() - t0), slow[0], slow[1]),
           flush=True)
     return 1 if nfail else 0
