@@ -231,6 +231,18 @@ if [ -x "$A" ]; then
   t asan_export_context_checked $CHECK "$W/ahf.json"
 fi
 
+# the capture thread whose Linux tid the OS context knows gets its comm
+printf '# trc-timebase clock=monotonic tick_ns=10 t0_ns=99999999000\n0 E 0\n100 E 1\n300 X 1\n300 X 0\n' > "$W/cap2.txt"
+printf '# trc-thread 0 tid=70000\n0 main\n1 f\n' > "$W/cap2.sym"
+$T import-ftrace $D/host_ftrace.txt "$W/mix2.txt" --merge "$W/cap2.txt" 2>/dev/null
+$T export "$W/mix2.txt" --perfetto "$W/mix2.json" 2>/dev/null
+t thread_named_by_os_context grep -q '"pid":1,"tid":0,"args":{"name":"a.out (thread 0, tid 70000)"}' "$W/mix2.json"
+t thread_named_checker $CHECK "$W/mix2.json"
+# --context writes the table for an output on standard output
+$T import-ftrace $D/host_ftrace.txt - --context "$W/out.osctx" > "$W/stdout_os.txt" 2>/dev/null
+$T export - --context "$W/out.osctx" --perfetto "$W/stdout_os.json" < "$W/stdout_os.txt" 2>/dev/null
+t osctx_for_stdout_output grep -q '"name":"irq 19 eth0","cat":"irq"' "$W/stdout_os.json"
+
 # ---- the Trace Event Format checker rejects what viewers reject -------------
 echo '{"traceEvents":[{"ph":"X","name":"a","ts":0,"pid":1,"tid":1}]}' > "$W/nodur.json"
 expect_fail checker_rejects_x_without_dur "must contain \['dur'\]" $CHECK "$W/nodur.json"

@@ -80,6 +80,10 @@ os_tracks *os_tracks_new(void); /* NULL: out of memory (message printed) */
  * memory. */
 int os_tracks_event(os_tracks *o, jbuf *f, unsigned __int128 ns, uint64_t i,
                     const trc_record *r, const osctx_entry *e);
+/* The Linux tids of the capture's threads, to be named by the context's
+ * comms (os_tracks_comm: NULL when it named none). 0 ok, -1 out of memory. */
+int os_tracks_watch(os_tracks *o, const long *tids, size_t n);
+const char *os_tracks_comm(const os_tracks *o, long tid);
 /* Ends the open thread slices at end_ns and names the tracks. */
 void os_tracks_finish(os_tracks *o, jbuf *f, unsigned __int128 end_ns);
 void os_tracks_free(os_tracks *o);

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export.h"
@@ -214,14 +215,15 @@ int export_json(trace *t, const char *out)
             "\"args\":{\"name\":\"OS records\"}}", OS_TID);
     uint32_t tid = 0;
     uint64_t now = 0;
-    for (size_t k = 0; k < t->nthread; k++) {
-        uint32_t th = t->thread[k];
-        long lt = host_symmap_tid(sym, th);
-        jprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%"
-                PRIu32 ",\"args\":{\"name\":\"thread %" PRIu32, th, th);
-        if (lt)
-            jprintf(f, " (tid %ld)", lt);
-        jputs("\"}}", f);
+    long *tids = calloc(t->nthread ? t->nthread : 1, sizeof *tids);
+    for (size_t k = 0; tids && k < t->nthread; k++)
+        tids[k] = host_symmap_tid(sym, t->thread[k]);
+    if (!tids || os_tracks_watch(ot, tids, t->nthread)) {
+        free(tids);
+        os_tracks_free(ot);
+        osctx_close(&cx);
+        cli_out_close(o, 0);
+        return -1;
     }
     cli_progress_phase("export --perfetto");
     int rr = src_open(t), bad = rr < 0;
@@ -260,6 +262,24 @@ int export_json(trace *t, const char *out)
     if (!bad && rr >= 0 && osctx_finish(&cx, t->n))
         bad = 1;
     os_tracks_finish(ot, f, base + (unsigned __int128)now * tick_ns);
+    /* the capture's threads, named by the OS context's comm when it has one */
+    for (size_t k = 0; k < t->nthread; k++) {
+        uint32_t th = t->thread[k];
+        const char *comm = os_tracks_comm(ot, tids[k]);
+        jprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%"
+                PRIu32 ",\"args\":{\"name\":", th);
+        char name[160];
+        if (comm)
+            snprintf(name, sizeof name, "%s (thread %" PRIu32 ", tid %ld)", comm,
+                     th, tids[k]);
+        else if (tids[k])
+            snprintf(name, sizeof name, "thread %" PRIu32 " (tid %ld)", th, tids[k]);
+        else
+            snprintf(name, sizeof name, "thread %" PRIu32, th);
+        json_str(f, name);
+        jputs("}}", f);
+    }
+    free(tids);
     jputs("\n]}\n", f);
     jflush(f);
     os_tracks_free(ot);

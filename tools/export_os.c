@@ -34,10 +34,73 @@ typedef struct {
     uint64_t slices;
 } cpu_track;
 
+/* A capture thread whose Linux tid the context may name. */
+typedef struct {
+    long tid;
+    char comm[64];
+} watched;
+
 struct os_tracks {
     cpu_track *cpu;
     size_t ncpu;
+    watched *w;  /* by tid */
+    size_t nw;
 };
+
+static int by_tid(const void *a, const void *b)
+{
+    const watched *x = a, *y = b;
+    return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+int os_tracks_watch(os_tracks *o, const long *tids, size_t n)
+{
+    if (!n)
+        return 0;
+    if (!(o->w = calloc(n, sizeof *o->w))) {
+        cli_error("export: out of memory");
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (tids[k] > 0)
+            o->w[o->nw++].tid = tids[k];
+    qsort(o->w, o->nw, sizeof *o->w, by_tid);
+    return 0;
+}
+
+static watched *find_tid(const os_tracks *o, uint64_t tid)
+{
+    size_t lo = 0, hi = o->nw;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((uint64_t)o->w[mid].tid < tid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < o->nw && (uint64_t)o->w[lo].tid == tid ? &o->w[lo] : NULL;
+}
+
+const char *os_tracks_comm(const os_tracks *o, long tid)
+{
+    watched *w = tid > 0 ? find_tid(o, (uint64_t)tid) : NULL;
+    return w && w->comm[0] ? w->comm : NULL;
+}
+
+/* The names the context gives to the watched tids (the last one wins). */
+static void learn_names(os_tracks *o, const osctx_entry *e)
+{
+    static const char *const pairs[][2] = {
+        {"task", "tid"}, {"prev_comm", "prev_pid"}, {"next_comm", "next_pid"},
+        {"comm", "pid"}, {"child_comm", "child_pid"}};
+    uint64_t pid;
+    for (size_t k = 0; o->nw && k < sizeof pairs / sizeof pairs[0]; k++) {
+        const char *c = osctx_get(e, pairs[k][0]);
+        watched *w = c && osctx_num(e, pairs[k][1], &pid) ? find_tid(o, pid) : NULL;
+        if (w)
+            snprintf(w->comm, sizeof w->comm, "%s", c);
+    }
+}
 
 os_tracks *os_tracks_new(void)
 {
@@ -49,8 +112,10 @@ os_tracks *os_tracks_new(void)
 
 void os_tracks_free(os_tracks *o)
 {
-    if (o)
+    if (o) {
         free(o->cpu);
+        free(o->w);
+    }
     free(o);
 }
 
@@ -146,6 +211,7 @@ int os_tracks_event(os_tracks *o, jbuf *f, unsigned __int128 ns, uint64_t i,
 {
     uint64_t c;
     const char *ev = osctx_get(e, "event");
+    learn_names(o, e);
     if (!ev || !osctx_num(e, "cpu", &c) || c >= MAX_CPU)
         return 0;
     cpu_track *t = track(o, c);
