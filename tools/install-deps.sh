@@ -13,7 +13,7 @@ declare -A deb=(
   [nextpnr-ice40]=nextpnr-ice40 [icepack]=fpga-icestorm [gtkwave]=gtkwave
   [lz4]=lz4 [zstd]=zstd [babeltrace2]=babeltrace2 [xz]=xz-utils
   [gzip]=gzip [clang]=clang [python3]=python3 [cc]=gcc [make]=make
-  [xvfb-run]=xvfb [/usr/bin/time]=time [prlimit]=util-linux
+  [xvfb-run]=xvfb [/usr/bin/time]=time [prlimit]=util-linux [xxd]=xxd
   [riscv64-unknown-elf-gcc]=gcc-riscv64-unknown-elf
 )
 missing=()
