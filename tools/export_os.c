@@ -153,8 +153,17 @@ static void ctx_args(jbuf *f, uint64_t i, const trc_record *r,
     jprintf(f, ",\"args\":{\"record\":%" PRIu64 ",\"type\":%" PRIu32
             ",\"value\":%" PRIu32, i, r->a, r->b);
     for (size_t k = 0; k < e->n; k++) {
+        const char *key = e->key[k];
         jputs(",", f);
-        json_str(f, e->key[k]);
+        /* an ftrace field named like one of ours is kept apart */
+        if (!strcmp(key, "record") || !strcmp(key, "type") || !strcmp(key, "value") ||
+            (extra_key && !strcmp(key, extra_key))) {
+            jputs("\"field_", f);
+            jwrite(f, key, strlen(key));
+            jputs("\"", f);
+        } else {
+            json_str(f, key);
+        }
         jputs(":", f);
         json_val(f, e->val[k]);
     }
