@@ -12,6 +12,7 @@ LIB_SRCS  := $(wildcard model/*.c)
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_MAIN := tools/trc.c tools/trc_bench.c
 CLI_SRCS  := $(filter-out $(TOOL_MAIN),$(TOOL_SRCS))
+CLI_LIBS  := -llzma -lzstd -lm
 
 .PHONY: all deps demo test check lint bench stack-report clean
 all: $(B)/trc $(B)/trc_bench
@@ -33,9 +34,9 @@ $(B)/asan/libtrc.a: $(patsubst %.c,$(B)/asan/%.o,$(LIB_SRCS))
 	ar rcs $@ $^
 
 $(B)/trc: $(patsubst %.c,$(B)/rel/%.o,tools/trc.c $(CLI_SRCS)) $(B)/rel/libtrc.a
-	$(CC) $(CFLAGS) $^ -lm -o $@
+	$(CC) $(CFLAGS) $^ $(CLI_LIBS) -o $@
 $(B)/asan/trc: $(patsubst %.c,$(B)/asan/%.o,tools/trc.c $(CLI_SRCS)) $(B)/asan/libtrc.a
-	$(CC) $(SANFLAGS) $^ -lm -o $@
+	$(CC) $(SANFLAGS) $^ $(CLI_LIBS) -o $@
 $(B)/trc_bench: $(B)/rel/tools/trc_bench.o $(B)/rel/libtrc.a
 	$(CC) $(CFLAGS) $^ -o $@
 
@@ -53,7 +54,7 @@ FUZZ := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(CLI_SRCS) $(wildcard model/*.h tools/*.h)
 	@mkdir -p $(dir $@)
 	clang -std=gnu99 -g -O1 -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=all -Imodel -Itools $< $(LIB_SRCS) $(CLI_SRCS) -lm -o $@
+	  -fno-sanitize-recover=all -Imodel -Itools $< $(LIB_SRCS) $(CLI_SRCS) $(CLI_LIBS) -o $@
 TEST_DEPS += $(FUZZ)
 
 # HDL file lists and the format's parameters, taken from trc.core, the one
@@ -96,3 +97,4 @@ fuzz: deps $(FUZZ) $(B)/trc
 .PHONY: readme
 readme:
 	python3 tools/readme_tables.py
+	python3 tools/doc_figures.py

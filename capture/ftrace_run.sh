@@ -44,8 +44,10 @@ trap cleanup EXIT
 
 echo mono > "$I/trace_clock"
 echo 8192 > "$I/buffer_size_kb" 2>/dev/null || true
+# the exits give the irq and softirq slices of `trc export` their length
 for ev in sched/sched_switch sched/sched_wakeup sched/sched_process_fork \
-          sched/sched_process_exit irq/irq_handler_entry irq/softirq_entry; do
+          sched/sched_process_exit irq/irq_handler_entry irq/softirq_entry \
+          irq/irq_handler_exit irq/softirq_exit; do
   [ -e "$I/events/$ev/enable" ] && echo 1 > "$I/events/$ev/enable"
 done
 echo "ftrace_run: recording sched/irq events (clock mono) while running: $*" >&2

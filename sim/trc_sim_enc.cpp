@@ -9,7 +9,10 @@
 // records/cycle = raw records / cycles from the first input beat to the last
 // output beat (pipeline fill and the final flush included).
 #include <algorithm>
+#include <chrono>
 #include <memory>
+
+#include <unistd.h>
 
 #include "Vtrc_sim_enc.h"
 #include "verilated.h"
@@ -37,6 +40,7 @@ struct Opts {
     uint64_t reserved = 0;   // insert a reserved-type record after every N
     double min_rate = 0;     // fail when records/cycle ends below this
     uint64_t violate = 0;    // change the input beat in the N-th cycle it is held
+    bool progress = false;   // progress lines on stderr (also when it is a tty)
 };
 
 std::vector<SimOpt> opt_table(Opts &o)
@@ -57,6 +61,8 @@ std::vector<SimOpt> opt_table(Opts &o)
         {"--min-rate", SimOpt::DOUBLE, &o.min_rate, "R  fail below R records/cycle"},
         {"--violate", SimOpt::UINT, &o.violate,
          "N  break the handshake in the N-th held cycle (an assertion must fire)"},
+        {"--progress", SimOpt::FLAG, &o.progress,
+         "   progress on stderr (default: when it is a terminal)"},
     };
 }
 
@@ -166,8 +172,27 @@ class Bench {
     int run()
     {
         int rc = 0;
-        while (rc == 0 && !ended_)
+        bool show = o_.progress || isatty(2);
+        auto t0 = std::chrono::steady_clock::now(), last = t0;
+        auto line = [&](std::chrono::steady_clock::time_point now) {
+            double s = std::chrono::duration<double>(now - t0).count();
+            fprintf(stderr, "harness: %5.1f%% (%zu of %zu raw records in), %llu cycles, "
+                    "%.0f cycles/s\n", 100.0 * (double)next_ / (double)r_.raw.size(),
+                    next_, r_.raw.size(), (unsigned long long)cycle_,
+                    s > 0 ? (double)cycle_ / s : 0.0);
+        };
+        while (rc == 0 && !ended_) {
             rc = cycle();
+            if (show && (cycle_ & 0xFFFF) == 0) { // long runs say how far they are
+                auto now = std::chrono::steady_clock::now();
+                if (std::chrono::duration<double>(now - last).count() >= 1.0) {
+                    last = now;
+                    line(now);
+                }
+            }
+        }
+        if (o_.progress)
+            line(std::chrono::steady_clock::now());
         if (rc == 0)
             rc = quiet_tail();
         top_->final();

@@ -75,7 +75,15 @@ t asan_round_trip_$n bash -c "$ASAN compress $W/$n.txt $W/a.trc && $ASAN decompr
 t stats_of_text_equals_stats_of_trc bash -c "cmp <($TRC stats $W/$n.txt --json) <($TRC stats $W/$n.trc --json)"
 t stats_text_table bash -c "$TRC stats $W/$n.trc | grep -q 'total (with kind bit)'"
 cat $W/$n.canon $W/$n.canon > $W/twice.txt
-t progress_lines bash -c "TRC_PROGRESS=1 $TRC compress $W/twice.txt $W/pg.trc 2>&1 >/dev/null | grep -qx 'trc: $W/twice.txt: 1048576 records read' && TRC_PROGRESS=0 $TRC compress $W/twice.txt $W/pg.trc 2>&1 | wc -c | grep -qx 0"
+nrec=$(wc -l < $W/twice.txt)
+size=$(python3 -c "import os; print('%.1f MB' % (os.path.getsize('$W/twice.txt') / 1e6))")
+for c in "compress $W/twice.txt $W/pg.trc" "decompress $W/pg.trc $W/pg.txt" "export $W/pg.trc --ctf $W/pg.ctf"; do
+  cmd=${c%% *}
+  t "progress_${cmd}_final_line" bash -c "$TRC $c --progress 2>&1 >/dev/null | grep -Eq '^trc: ${cmd}( --ctf)?: [^ ]*: 100.0% of [0-9.]+ [kM]B, $nrec records, [0-9.]+ [kM]? ?records/s, [0-9.]+ s\$'"
+done
+t progress_with_percentage_on_pipe_without bash -c "cat $W/twice.txt | TRC_PROGRESS=1 $TRC compress - $W/pg.trc 2>&1 | grep -Eqx 'trc: compress: -: $nrec records, .* s'"
+t progress_env_forces bash -c "TRC_PROGRESS=1 $TRC compress $W/twice.txt $W/pg.trc 2>&1 | grep -q '100.0% of $size'"
+t progress_off_when_not_terminal bash -c "$TRC compress $W/twice.txt $W/pg.trc 2>&1 | wc -c | grep -qx 0 && TRC_PROGRESS=0 $TRC compress $W/twice.txt $W/pg.trc 2>&1 | wc -c | grep -qx 0"
 t stdin_stdout bash -c "cat $W/$n.txt | $TRC compress - - | $TRC decompress - - | cmp - $W/$n.canon"
 t raw_stream bash -c "$TRC compress --raw $W/$n.txt $W/r.bin && $TRC decompress --raw $W/r.bin - | cmp - $W/$n.canon && [ \$(stat -c %s $W/r.bin) -eq \$(( \$(stat -c %s $W/$n.trc) - 16 )) ]"
 for opt in "--nt 16" "--nt 32" "--dict-bits 1" "--dict-bits 2" "--dict-bits 4" "--dict-bits 8,7,8" "--dict-bits 2,4,5" "--type-bits 4 --value-bits 20" "--fid-bits=10"; do

@@ -187,8 +187,17 @@ left = sum(len(s) for s in stacks.values())
 assert left == d["otherData"]["open_at_end"], "open B %d" % left
 inst = sum(1 for e in ev if e.get("cat") == "unmatched")
 od = d["otherData"]
-assert inst == od["unmatched_exits"] + od["unwound_entries"], "instants %d" % inst
-print("B/E balanced, %d unmatched as instants, %d open" % (inst, left))
+assert inst == od["unmatched_exits"], "instants %d" % inst
+# a frame left by longjmp is an X that ends where an exit of its thread was
+ends = {(e["tid"], round(e["ts"] * 1000)) for e in ev if e["ph"] == "E"}
+unw = [e for e in ev if e.get("cat") == "unwound"]
+assert len(unw) == od["unwound_entries"], "unwound %d" % len(unw)
+for e in unw:
+    assert e["ph"] == "X", "unwound entry not a slice"
+    end = (e["tid"], round((e["ts"] + e["dur"]) * 1000))
+    assert end in ends, "unwound %s ends at no exit" % e["name"]
+print("B/E balanced, %d unmatched as instants, %d unwound end at exits, %d open"
+      % (inst, len(unw), left))
 EOF
 $T export $D/host_longjmp.txt --perfetto "$W/lj.json" --ctf "$W/lj.ctf" 2>/dev/null
 t export_json_handbuilt_balanced python3 "$W/jcheck.py" "$W/lj.json" 16
@@ -207,9 +216,10 @@ t export_ctf_entry_count test "$e_want" = "$e_got"
 $T export - --perfetto "$W/le_in.json" --ctf "$W/le_in.ctf" < "$W/le.txt" 2>/dev/null
 t export_stdin_same_as_file bash -c "cmp <(grep -v '\"source\"\|process_name' '$W/le.json') <(grep -v '\"source\"\|process_name' '$W/le_in.json') && cmp '$W/le.ctf/stream_0' '$W/le_in.ctf/stream_0'"
 babeltrace2 "$W/lj.ctf" > "$W/lj.bt" 2>&1
-t export_ctf_fields_os grep -q 'os: { tid = 0 }, { type = 2, value = 19, type_name = "irq_handler_entry" }' "$W/lj.bt"
-t export_ctf_fields_lost grep -q 'lost: { tid = 0 }, { count = 3 }' "$W/lj.bt"
-t export_ctf_unmatched_flag grep -q 'func_entry: { tid = 0 }, { fid = 3, matched = 0, name = "C" }' "$W/lj.bt"
+t export_ctf_fields_os grep -q 'os: { cpu_id = -1, tid = -1, thread = 0 }, { type = 2, value = 19, type_name = "irq_handler_entry" }' "$W/lj.bt"
+t export_ctf_fields_lost grep -q 'lost: { cpu_id = -1, tid = -1, thread = 0 }, { count = 3 }' "$W/lj.bt"
+t export_ctf_unmatched_flag grep -q 'func_exit: { cpu_id = -1, tid = -1, thread = 0 }, { fid = 9, matched = 0, name = "h", addr = 0 }' "$W/lj.bt"
+t export_ctf_unwound_flag grep -q 'func_entry: { cpu_id = -1, tid = -1, thread = 0 }, { fid = 3, matched = 3, name = "C", addr = 0 }' "$W/lj.bt"
 # time: record 7 of host_longjmp is at tick 1000 = 10 us
 t export_ctf_timestamps grep -q '^\[00:00:00.000010000\] .* fid = 5, matched = 1, name = "f"' "$W/lj.bt"
 

@@ -153,6 +153,10 @@ for tr in lua_calls_t1:0.28 lua_calls_t10:0.40 lua_errors_t1:0.25 lua_errors_t10
   job "+enc lpaper w8 $t full, records/cycle >= ${tr#*:}" \
     "$(enc lpaper tests/data/$t.txt.xz --out-w 8 --min-rate ${tr#*:})"
 done
+# --progress: lines on stderr, the last at 100%, the result unchanged
+job "+enc paper w64 lua_calls_t10 full --progress" "$(enc paper \
+  tests/data/lua_calls_t10.txt.xz --out-w 64 --progress) 2>$W/progress.log && \
+  grep -q '^harness: 100.0% (1000001 of 1000001 raw records in), [0-9]* cycles, [0-9]* cycles/s' $W/progress.log"
 
 # ---- trc_core: random events, overflow bursts, idle gaps > 2^NT ticks
 for s in 1 2 3 4 5 6 7 8; do

@@ -172,7 +172,7 @@ int load_modules(opts *o, const char *path)
         }
     }
     if (ferror(f)) {
-        cli_error("%s: read error", path);
+        cli_in_error(f, path);
         rc = -1;
     }
     free(line);

@@ -78,7 +78,10 @@ FILE *cli_in_open(const char *path)
             fclose(f);
         return NULL;
     }
-    return f;
+    FILE *w = cli_decomp_wrap(f, path);
+    if (!w && f != stdin)
+        fclose(f);
+    return w;
 }
 
 static int stat_of(const char *path, struct stat *st)

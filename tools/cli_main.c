@@ -18,12 +18,12 @@ int cmd_calltree(const cli_args *a);
 #define B(x) OPT_BIT(OPT_##x)
 static const cli_cmd cmds[] = {
     {"compress", cmd_compress, "IN OUT", 2,
-     B(RAW) | B(FRAME) | B(SYNC_EVERY) | OPT_PARAMS,
+     B(RAW) | B(FRAME) | B(SYNC_EVERY) | B(PROGRESS) | OPT_PARAMS,
      "a trace (text v1, .trc) -> .trc, or with --raw a bare stream"},
     {"decompress", cmd_decompress, "IN OUT", 2,
-     B(RAW) | B(FROM_FRAME) | OPT_PARAMS,
+     B(RAW) | B(FROM_FRAME) | B(PROGRESS) | OPT_PARAMS,
      ".trc (or --raw stream) -> canonical trace text v1"},
-    {"stats", cmd_stats, "IN", 1, B(JSON) | B(RAW) | OPT_PARAMS,
+    {"stats", cmd_stats, "IN", 1, B(JSON) | B(RAW) | B(PROGRESS) | OPT_PARAMS,
      "Table-2 figures of a .trc (or of what text compresses to)"},
     {"frame", cmd_frame, "IN OUT", 2, OPT_PARAMS,
      "bare stream with SYNCs (the core's output) -> framed .trc"},
@@ -31,15 +31,16 @@ static const cli_cmd cmds[] = {
      "trace text v1 <-> trace bin v1 (paper parameters)"},
     {"import-ftrace", cmd_import_ftrace, "IN OUT", 2,
      B(CPU) | B(TICK) | B(MAP) | B(NO_DEFAULT_MAP) | B(MERGE) | B(MERGE_T0) |
-         B(CLIP) | OPT_PARAMS,
+         B(CLIP) | B(CONTEXT) | OPT_PARAMS,
      "ftrace text -> OS records (text v1, or .trc by name)"},
     {"export", cmd_export, "IN", 1,
-     B(PERFETTO) | B(CTF) | B(SYMS) | B(TICK) | B(ABSOLUTE) | B(OS_COUNTERS) |
-         B(THREAD_TYPE) | B(RAW) | OPT_PARAMS,
+     B(PERFETTO) | B(CTF) | B(SYMS) | B(CONTEXT) | B(TICK) | B(ABSOLUTE) |
+         B(OS_COUNTERS) | B(THREAD_TYPE) | B(RAW) | B(PROGRESS) | OPT_PARAMS,
      "a trace -> Perfetto JSON and/or CTF 1.8"},
     {"calltree", cmd_calltree, "IN", 1,
      B(SYMS) | B(MIN_FRACTION) | B(MODULES) | B(NO_MERGE) | B(DEPTH) |
-         B(CALLS) | B(UNIT) | B(TICK) | B(THREAD_TYPE) | B(RAW) | OPT_PARAMS,
+         B(CALLS) | B(UNIT) | B(TICK) | B(THREAD_TYPE) | B(RAW) | B(PROGRESS) |
+         OPT_PARAMS,
      "the call tree, \"name (self / total)\" by depth"},
 };
 #define NCMDS (sizeof cmds / sizeof cmds[0])
@@ -75,6 +76,7 @@ int trc_cli_main(int argc, char **argv)
         int rc = cli_parse(&cmds[i], argc - 1, argv + 1, &a);
         if (rc)
             return finish(rc == 1 ? 0 : rc);
+        cli_progress_setup(cmds[i].name, cli_given(&a, OPT_PROGRESS));
         return finish(cmds[i].fn(&a));
     }
     cli_error("unknown command '%s' (trc --help lists them)", argv[1]);

@@ -64,6 +64,10 @@ static const cli_opt opts[OPT__COUNT] = {
                       "with --merge: the capture's t0"},
     [OPT_CLIP] = {"--clip", NULL, K_FLAG, 0, 0,
                   "with --merge: drop OS events outside the capture"},
+    [OPT_CONTEXT] = {"--context", "F.osctx", K_STR, 0, 0,
+                     "OS context table (default: beside the trace, .osctx)"},
+    [OPT_PROGRESS] = {"--progress", NULL, K_FLAG, 0, 0,
+                      "progress on stderr (default: when it is a terminal)"},
     [OPT_NT] = {"--nt", "N", K_UINT, 0, 255, "delta bits NT (23)"},
     [OPT_FID_BITS] = {"--fid-bits", "N", K_UINT, 0, 255, "function id bits (15)"},
     [OPT_TYPE_BITS] = {"--type-bits", "N", K_UINT, 0, 255, "OS type bits (7)"},
@@ -299,6 +303,22 @@ static void opt_line(FILE *f, unsigned id)
     fprintf(f, "  %-36s %s\n", left, o->help);
 }
 
+/* What every subcommand shares, under both helps. */
+static const char cli_help_notes[] =
+    "inputs: trace text v1, a .trc (framed or not), or with --raw a bare "
+    "stream;\n"
+    "  xz and zstd files are read directly (found by their magic, not their "
+    "name)\n"
+    "time base: tick and t0 from --tick, else the trace's '# trc-timebase' "
+    "line,\n"
+    "  else its symbol map's (X.sym beside X, or --syms), else 10 ns (said "
+    "on stderr)\n"
+    "environment: TRC_PROGRESS=1 progress lines on stderr, TRC_PROGRESS=0 "
+    "none\n"
+    "exit status: 0 ok, 1 error (the message names the file and the place), "
+    "2 bad usage\n"
+    "documentation: docs/host-tools.md, docs/format.md\n";
+
 void cli_help_cmd(FILE *f, const cli_cmd *c)
 {
     fprintf(f, "usage: trc %s %s [options]\n  %s (\"-\" is stdin/stdout)\n",
@@ -313,6 +333,7 @@ void cli_help_cmd(FILE *f, const cli_cmd *c)
             if (OPT_PARAMS & OPT_BIT(id))
                 opt_line(f, id);
     }
+    fputs(cli_help_notes, f);
 }
 
 void cli_help_all(FILE *f, const cli_cmd *cmds, size_t n)
@@ -347,4 +368,5 @@ void cli_help_all(FILE *f, const cli_cmd *cmds, size_t n)
         if (OPT_PARAMS & OPT_BIT(id))
             opt_line(f, id);
     fprintf(f, "  --version                            print the version\n");
+    fputs(cli_help_notes, f);
 }

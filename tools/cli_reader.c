@@ -32,7 +32,7 @@ size_t rd_refill(cli_reader *rd)
         if (got == 0) {
             if (ferror(rd->f)) {
                 rd->read_err = errno ? errno : EIO;
-                cli_error("%s: read error: %s", rd->path, strerror(rd->read_err));
+                cli_in_error(rd->f, rd->path);
             }
             rd->eof = 1;
         }
@@ -40,11 +40,13 @@ size_t rd_refill(cli_reader *rd)
     return got;
 }
 
-/* Time base lines among the leading comment lines in the first buffer. */
-static void scan_timebase(cli_reader *rd)
+/* The time base line among the leading comment lines (those in the first
+ * buffer read). -1 (message printed) when one is malformed or there are two. */
+static int scan_timebase(cli_reader *rd)
 {
     const char *s = (const char *)rd->buf, *end = s + rd->blen;
-    while (s < end && *s == '#') {
+    int found = 0;
+    for (unsigned ln = 1; s < end && *s == '#'; ln++) {
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         if (!nl)
             break;
@@ -54,10 +56,21 @@ static void scan_timebase(cli_reader *rd)
         memcpy(line, s, n);
         line[n] = 0;
         host_timebase tb;
-        if (host_timebase_parse(line, &tb) && tb.known && !rd->tb.known)
+        int r = host_timebase_parse(line, &tb);
+        if (r < 0 || (r > 0 && found)) {
+            cli_error("%s:%u: %s", rd->path, ln, r < 0
+                      ? "malformed time base line (# trc-timebase "
+                        "clock=monotonic tick_ns=N [t0_ns=N])"
+                      : "a second time base line");
+            return -1;
+        }
+        if (r > 0) {
             rd->tb = tb;
+            found = 1;
+        }
         s = nl + 1;
     }
+    return 0;
 }
 
 cli_reader *cli_reader_open(const char *path, const trc_params *p, int raw)
@@ -78,8 +91,9 @@ cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
         return NULL;
     }
     rd->cap = RD_BUF_BYTES;
-    rd->progress = -1;
     rd->path = name;
+    if (cli_progress_on())
+        cli_progress_start(&rd->prog, name, f);
     rd->p = *p;
     rd->f = f;
     while (rd->blen < TRC_HEADER_BYTES && !rd->eof)
@@ -105,8 +119,10 @@ cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
         return NULL;
     } else {
         rd->stream = raw;
-        if (!raw)
-            scan_timebase(rd);
+        if (!raw && scan_timebase(rd)) {
+            cli_reader_close(rd);
+            return NULL;
+        }
     }
     if (trc_params_check(&rd->p) != TRC_OK) {
         cli_error("format parameters out of range (see docs/format.md)");
@@ -213,21 +229,6 @@ unsigned cli_damage_count(void)
     return cli_damage_seen;
 }
 
-/* Long runs say how far they are: a line on stderr every 2^20 records when
- * stderr is a terminal, or always with TRC_PROGRESS=1 (TRC_PROGRESS=0: never). */
-#define PROGRESS_EVERY (UINT64_C(1) << 20)
-
-static void progress(cli_reader *rd)
-{
-    if (rd->progress < 0) {
-        const char *env = getenv("TRC_PROGRESS");
-        rd->progress = env ? env[0] == '1' : isatty(2);
-    }
-    if (rd->progress)
-        fprintf(stderr, "trc: %s: %llu records read\n", rd->path,
-                (unsigned long long)rd->nread);
-}
-
 int cli_reader_next(cli_reader *rd, trc_record *r)
 {
     int got;
@@ -235,8 +236,11 @@ int cli_reader_next(cli_reader *rd, trc_record *r)
         got = rd_next_framed(rd, r);
     else
         got = rd->stream ? next_stream(rd, r) : next_text(rd, r);
-    if (got == 1 && ++rd->nread % PROGRESS_EVERY == 0)
-        progress(rd);
+    if (got == 1 && (++rd->nread & 4095) == 0 && rd->prog.name) {
+        rd->prog.records = rd->nread;
+        cli_progress_tick(&rd->prog);
+    }
+    rd->ended = got == 0;
     return got;
 }
 
@@ -278,6 +282,10 @@ void cli_reader_close(cli_reader *rd)
 {
     if (!rd)
         return;
+    if (rd->prog.name) {
+        rd->prog.records = rd->nread;
+        cli_progress_end(&rd->prog, rd->ended);
+    }
     if (rd->f && rd->f != stdin)
         fclose(rd->f);
     free(rd->buf);
@@ -317,40 +325,63 @@ static int parse_u64(const char *s, uint64_t *v)
 
 int host_timebase_parse(const char *line, host_timebase *tb)
 {
-    while (*line == '#' || *line == ' ')
+    while (*line == '#' || *line == ' ' || *line == '\t')
         line++;
-    if (strncmp(line, "trc-timebase", 12) != 0)
+    if (strncmp(line, "trc-timebase", 12) != 0 ||
+        (line[12] && line[12] != ' ' && line[12] != '\t' && line[12] != '\r'))
         return 0;
     host_timebase t = {0, 0, 0};
+    int seen_clock = 0, seen_tick = 0;
     const char *s = line + 12;
-    while (*s) {
-        while (*s == ' ' || *s == '\t')
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
             s++;
+        if (!*s)
+            break;
         char key[32], val[64];
         size_t k = 0, n = 0;
-        while (*s && *s != '=' && *s != ' ' && k < sizeof key - 1)
+        while (*s && *s != '=' && *s != ' ' && *s != '\t' && k < sizeof key - 1)
             key[k++] = *s++;
         key[k] = 0;
-        if (*s != '=')
-            break;
+        if (*s != '=' || k == 0)
+            return -1;
         s++;
-        while (*s && *s != ' ' && *s != '\r' && *s != '\n' && n < sizeof val - 1)
+        while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n') {
+            if (n == sizeof val - 1)
+                return -1;
             val[n++] = *s++;
+        }
         val[n] = 0;
         uint64_t v;
-        if (!strcmp(key, "t0_ns") && !parse_u64(val, &v)) {
+        if (!strcmp(key, "t0_ns")) {
+            if (t.known || parse_u64(val, &v))
+                return -1;
             t.t0_ns = v;
             t.known = 1;
-        } else if (!strcmp(key, "tick_ns") && !parse_u64(val, &v)) {
+        } else if (!strcmp(key, "tick_ns")) {
+            if (seen_tick || parse_u64(val, &v) || v == 0)
+                return -1;
             t.tick_ns = v;
+            seen_tick = 1;
+        } else if (!strcmp(key, "clock")) {
+            if (seen_clock || n == 0)
+                return -1;
+            seen_clock = 1;
         }
     }
+    if (!t.known && !seen_tick)
+        return -1;
     *tb = t;
     return 1;
 }
 
 void host_timebase_format(const host_timebase *tb, char *out, size_t cap)
 {
-    snprintf(out, cap, "# trc-timebase clock=monotonic tick_ns=%llu t0_ns=%llu\n",
-             (unsigned long long)tb->tick_ns, (unsigned long long)tb->t0_ns);
+    if (tb->known)
+        snprintf(out, cap, "# trc-timebase clock=monotonic tick_ns=%llu "
+                 "t0_ns=%llu\n", (unsigned long long)tb->tick_ns,
+                 (unsigned long long)tb->t0_ns);
+    else
+        snprintf(out, cap, "# trc-timebase clock=monotonic tick_ns=%llu\n",
+                 (unsigned long long)tb->tick_ns);
 }

@@ -44,7 +44,8 @@ struct cli_reader {
     uint64_t payload_bytes;  /* stream bytes of the frames handed out */
     unsigned damage;         /* damage events reported */
     uint64_t nread;          /* records handed out, for progress lines */
-    int progress;            /* 1: progress lines on stderr */
+    int ended;               /* the reader returned the end of the trace */
+    cli_progress prog;
     trc_stats sum;           /* figures of all good frames */
 };
 

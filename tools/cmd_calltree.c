@@ -176,6 +176,8 @@ int cmd_calltree(const cli_args *a)
         return 1;
     o.sym = tr.sym;
     o.tick_ns = tr.tick_ns;
+    if (o.unit != 0)
+        host_trace_note(&tr, "calltree", a->pos[0]);
     if (cli_given(a, OPT_MODULES)) {
         if (load_modules(&o, a->str[OPT_MODULES])) {
             modules_free(&o);

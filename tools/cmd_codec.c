@@ -226,7 +226,7 @@ static uint8_t *slurp(FILE *f, const char *path, size_t *len)
             break;
     }
     if (ferror(f)) {
-        cli_error("%s: read error: %s", path, strerror(errno));
+        cli_in_error(f, path);
         free(b.b);
         return NULL;
     }

@@ -69,7 +69,7 @@ static int from_bin(const char *path, FILE *in, FILE *out)
         fwrite(line, 1, trc_text_format(&r, line), out);
     }
     if (ferror(in)) {
-        cli_error("%s: read error: %s", path, strerror(errno));
+        cli_in_error(in, path);
         return 1;
     }
     if (got != 0) {

@@ -52,17 +52,23 @@ static int spool_stdin(trace *t)
         return -1;
     if (!(t->spool = tmpfile())) {
         cli_error("-: cannot make a temporary copy: %s", strerror(errno));
+        cli_in_close(in);
         return -1;
     }
     char buf[1 << 16];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        if (fwrite(buf, 1, n, t->spool) != n) {
-            cli_error("-: cannot make a temporary copy: %s", strerror(errno));
-            return -1;
-        }
-    if (ferror(in) || fflush(t->spool)) {
-        cli_error("-: read error: %s", strerror(errno));
+    int rc = 0;
+    while (!rc && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, t->spool) != n)
+            rc = -1;
+    if (!rc && ferror(in)) {
+        cli_in_error(in, "-");
+        cli_in_close(in);
+        return -1;
+    }
+    cli_in_close(in);
+    if (rc || fflush(t->spool)) {
+        cli_error("-: cannot make a temporary copy: %s", strerror(errno));
         return -1;
     }
     return 0;
@@ -84,12 +90,42 @@ static int add_thread(trace *t, size_t *cap, uint32_t id)
 
 /* Pass 1: flags each record (matched pair, open at the end, else shown as an
  * instant) with the pairing shared with calltree (host_pairs.c). */
+static int add_unwound(trace *t, size_t *cap, uint64_t rec, uint64_t end)
+{
+    if (t->nunw == *cap) {
+        size_t nc = *cap ? 2 * *cap : 256;
+        unwound_end *n = realloc(t->unw, nc * sizeof *n);
+        if (!n)
+            return -1;
+        t->unw = n;
+        *cap = nc;
+    }
+    t->unw[t->nunw].rec = rec;
+    t->unw[t->nunw++].end = end;
+    return 0;
+}
+
+static int by_rec(const void *a, const void *b)
+{
+    const unwound_end *x = a, *y = b;
+    return (x->rec > y->rec) - (x->rec < y->rec);
+}
+
+uint64_t unwound_end_of(const trace *t, size_t *k, uint64_t i)
+{
+    while (*k < t->nunw && t->unw[*k].rec < i)
+        (*k)++;
+    return *k < t->nunw && t->unw[*k].rec == i ? t->unw[*k].end : 0;
+}
+
 static int pair(trace *t)
 {
     host_pairs hp;
-    size_t fcap = 0, thcap = 0;
+    size_t fcap = 0, thcap = 0, ucap = 0;
     int r = 0, is_new;
+    uint64_t now = 0;
     trc_record rec;
+    cli_progress_phase("export pass 1 (pairing)");
     if (host_pairs_init(&hp) || src_open(t) || add_thread(t, &thcap, 0))
         goto fail;
     for (t->n = 0; (r = src_next(t, &rec)) > 0; t->n++) {
@@ -103,8 +139,7 @@ static int pair(trace *t)
             fcap = nc;
         }
         t->flag[i] = 0;
-        if ((i & 0x3FFFFF) == 0x3FFFFF)
-            fprintf(stderr, "export: pass 1: %zu records\n", i + 1);
+        now += rec.delta;
         if (rec.kind == TRC_ENTRY) {
             int pushed = host_pairs_entry(&hp, rec.a, i, 0);
             if (pushed < 0)
@@ -122,6 +157,13 @@ static int pair(trace *t)
                 t->unwound += (uint64_t)n - 1;
                 t->flag[th->st[th->depth].tag] = F_MATCH;
                 t->flag[i] = F_MATCH;
+                /* the frames above it, left by longjmp, end here */
+                for (long k = 1; k < n; k++) {
+                    uint64_t tag = th->st[th->depth + (size_t)k].tag;
+                    t->flag[tag] = F_UNWOUND;
+                    if (add_unwound(t, &ucap, tag, now))
+                        goto oom;
+                }
             }
         } else if (rec.kind == TRC_OS && t->thread_type &&
                    rec.a == t->thread_type) {
@@ -138,6 +180,8 @@ static int pair(trace *t)
         t->open_end += hp.th[k].depth;
     }
     t->too_deep = hp.too_deep;
+    if (t->nunw > 1)
+        qsort(t->unw, t->nunw, sizeof *t->unw, by_rec);
     host_pairs_free(&hp);
     return 0;
 oom:
@@ -173,12 +217,19 @@ int cmd_export(const cli_args *a)
         goto done;
     t.t0_known = t.tr.tb.known;
     t.t0_ns = t.tr.tb.t0_ns;
+    host_trace_note(&t.tr, "export", t.in);
     if (cli_given(a, OPT_ABSOLUTE) && !t.t0_known) {
         cli_error("export: --absolute: %s has no time base (no '# trc-timebase' "
                   "line in it or in its symbol map)", t.in);
         rc = 2;
         goto done;
     }
+    if (a->str[OPT_CONTEXT] && !(t.ctx_path = strdup(a->str[OPT_CONTEXT])))
+        goto done;
+    /* beside the trace: X.osctx, also compressed */
+    static const char *const ctx_ext[] = {".osctx", ".osctx.xz", ".osctx.zst"};
+    for (size_t k = 0; !a->str[OPT_CONTEXT] && !t.ctx_path && k < 3; k++)
+        t.ctx_path = host_sidecar_existing(t.in, ctx_ext[k]);
     if (pair(&t))
         goto done;
     rc = 0;
@@ -187,9 +238,13 @@ int cmd_export(const cli_args *a)
     if (ctf && export_ctf(&t, ctf))
         rc = 1;
     fprintf(stderr, "export: %zu records -> %zu events; %" PRIu64
-            " exits without entry and %" PRIu64 " entries unwound by "
-            "longjmp shown as instants, %" PRIu64 " entries open at the "
-            "end\n", t.n, t.n, t.unmatched_exit, t.unwound, t.open_end);
+            " exits without entry shown as instants, %" PRIu64 " entries "
+            "unwound by longjmp ended at the exit that unwound them, %" PRIu64
+            " entries open at the end\n", t.n, t.n, t.unmatched_exit,
+            t.unwound, t.open_end);
+    if (t.ctx_path)
+        fprintf(stderr, "export: OS context of %" PRIu64 " records from %s\n",
+                t.ctx_records, t.ctx_path);
     if (t.too_deep)
         fprintf(stderr, "export: %" PRIu64 " entries deeper than %d levels "
                 "shown as instants\n", t.too_deep, HOST_MAX_DEPTH);
@@ -199,5 +254,7 @@ done:
         fclose(t.spool);
     free(t.flag);
     free(t.thread);
+    free(t.unw);
+    free(t.ctx_path);
     return rc;
 }

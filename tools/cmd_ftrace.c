@@ -96,7 +96,7 @@ static int read_ftrace(ft_import *m, const job *j)
     }
     free(line);
     if (!rc && ferror(f)) {
-        cli_error("%s: read error: %s", j->in, strerror(errno));
+        cli_in_error(f, j->in);
         rc = 1;
     }
     if (f != stdin)
@@ -104,14 +104,24 @@ static int read_ftrace(ft_import *m, const job *j)
     return rc;
 }
 
+static int has_events(const ft_import *m)
+{
+    for (size_t i = 0; i < m->nev; i++)
+        if (m->ev[i].seen)
+            return 1;
+    return m->range != 0;
+}
+
 /* Writes the OS records, merged by absolute tick with the capture's. */
-static int write_merged(const ft_import *m, job *j, host_writer *w)
+static int write_merged(ft_import *m, job *j, host_writer *w)
 {
     int clip = cli_given(j->a, OPT_CLIP);
     uint64_t prev = j->t0_tick, cap_tick = j->merge ? j->cap.tb.t0_ns / j->tick : 0;
     size_t k = 0;
     trc_record cr;
     int have_cr = 0, started = 0;
+    for (size_t i = 0; i < m->nos; i++)
+        m->os[i].rec = UINT64_MAX;
     if (j->merge) {
         int r = cli_reader_next(j->cap.rd, &cr);
         if (r < 0)
@@ -135,6 +145,7 @@ static int write_merged(const ft_import *m, job *j, host_writer *w)
             r.kind = TRC_OS;
             r.a = m->os[k - 1].type;
             r.b = m->os[k - 1].value;
+            m->os[k - 1].rec = j->written_os + j->nfunc;
             j->written_os++;
         } else {
             at = cap_tick = c_at;
@@ -158,6 +169,45 @@ static int write_merged(const ft_import *m, job *j, host_writer *w)
     return 0;
 }
 
+/* The OS context table (docs/host-tools.md): one line per OS record of the
+ * output, "RECORD TYPE VALUE KEY=VALUE...", to --context FILE or beside a
+ * regular-file OUT (its ending replaced by .osctx). */
+static int write_context(const ft_import *m, const job *j)
+{
+    const char *given = j->a->str[OPT_CONTEXT];
+    struct stat st;
+    if (!given && (stat(j->out, &st) || !S_ISREG(st.st_mode) || !j->written_os))
+        return 0;
+    char *side = given ? NULL : host_sidecar_named(j->out, ".osctx");
+    const char *path = given ? given : side;
+    const char *ins[] = {j->in, j->out, j->merge ? j->merge : NULL, NULL};
+    cli_out *o = path ? cli_out_open(path, ins) : NULL;
+    if (!o) {
+        free(side);
+        return -1;
+    }
+    FILE *f = cli_out_file(o);
+    fprintf(f, "# trc-osctx v1: RECORD TYPE VALUE KEY=VALUE... (values "
+            "%%-escaped); OS context of %s from trc import-ftrace of %s\n",
+            j->out, j->in);
+    for (size_t i = 0; i < m->nos; i++) {
+        const ft_os *x = &m->os[i];
+        if (x->rec == UINT64_MAX)
+            continue;
+        fprintf(f, "%" PRIu64 " %" PRIu32 " %" PRIu32 " %.*s", x->rec, x->type,
+                x->value, (int)x->ctx_len, m->ctx + x->ctx);
+        if (x->has_dur)
+            fprintf(f, " dur_ns=%" PRIu64, x->dur_ns);
+        fputc('\n', f);
+    }
+    int rc = cli_out_close(o, 1);
+    if (!rc)
+        fprintf(stderr, "  wrote %s (OS context of %" PRIu64 " records)\n",
+                path, j->written_os);
+    free(side);
+    return rc;
+}
+
 /* Report: every event name with what became of it. */
 static void report(const ft_import *m, const job *j)
 {
@@ -175,6 +225,11 @@ static void report(const ft_import *m, const job *j)
             fprintf(stderr, "  %-22s %8" PRIu64 "  -> type %" PRIu32 " (%s):"
                     " %" PRIu64 " records", e->name, e->seen, e->type, e->field,
                     e->out);
+        } else if (!strcmp(e->name, "irq_handler_exit") ||
+                   !strcmp(e->name, "softirq_exit")) {
+            fprintf(stderr, "  %-22s %8" PRIu64 "  -> durations of the %s "
+                    "records (OS context)", e->name, e->seen,
+                    e->name[0] == 'i' ? "irq_handler_entry" : "softirq_entry");
         } else {
             fprintf(stderr, "  %-22s %8" PRIu64 "  not mapped", e->name, e->seen);
             other += e->seen - e->cpu_out;
@@ -198,6 +253,13 @@ static void report(const ft_import *m, const job *j)
     if (j->backwards)
         fprintf(stderr, "  warning: time went backwards %" PRIu64 " times "
                 "(delta 0 written)\n", j->backwards);
+    if (m->exits_used || m->exits_unmatched)
+        fprintf(stderr, "  irq/softirq exits: %" PRIu64 " give their entry's "
+                "duration, %" PRIu64 " without an open entry\n", m->exits_used,
+                m->exits_unmatched);
+    if (!j->written_os)
+        fprintf(stderr, "  warning: no OS record written (no mapped event%s)\n",
+                m->cpu_filter ? " on the CPUs of --cpu" : "");
     if (j->merge)
         fprintf(stderr, "  merged %" PRIu64 " capture records; %" PRIu64
                 " OS records outside the capture clipped\n", j->nfunc, j->clipped);
@@ -231,7 +293,7 @@ static int write_out_symmap(const job *j, const host_timebase *tb)
             if (strncmp(line, "# trc-symmap", 12) && strncmp(line, "# trc-timebase", 14))
                 fputs(line, f);
         if (c && ferror(c)) {
-            cli_error("%s: read error", csym);
+            cli_in_error(c, csym);
             rc = -1;
         }
         if (cli_out_close(o, rc == 0))
@@ -268,6 +330,13 @@ int cmd_import_ftrace(const cli_args *a)
         rc = 1;
     if (!rc)
         rc = read_ftrace(&m, &j);
+    if (!rc && !has_events(&m)) {
+        cli_error("import-ftrace: %s: no ftrace event lines in %" PRIu64 " lines "
+                  "(expected the tracefs trace file or trace-cmd report output: "
+                  "'TASK-PID [CPU] SECONDS.FRACTION: EVENT: ARGS')", j.in,
+                  m.lines);
+        rc = 1;
+    }
     host_writer *w = NULL;
     host_timebase otb = {1, 0, j.tick};
     if (!rc) {
@@ -296,6 +365,8 @@ int cmd_import_ftrace(const cli_args *a)
     if (w || rc == 0)
         report(&m, &j);
     if (!rc && write_out_symmap(&j, &otb))
+        rc = 1;
+    if (!rc && write_context(&m, &j))
         rc = 1;
     host_trace_close(&j.cap);
     ft_free(&m);

@@ -16,6 +16,11 @@ step() { printf '\n== %s\n' "$*"; }
 t0=$(date +%s)
 
 step "1. build: the workload (instrumented), the trc CLI, the RTL harness"
+if ! make -q $SIM $SIM_STACK 2>/dev/null; then
+  # Verilator compiles each harness for minutes, silently: say so first
+  took=$(awk -F'|' '$2 ~ /verilator-build/ {gsub(/ /, "", $5); print $5}' reports/run_times.md 2>/dev/null)
+  echo "building the Verilator harnesses of trc_enc (paper and stack mode; logs in build/sim/enc_*/build.log)${took:+: one took $took s of CPU on the machine of reports/run_times.md}"
+fi
 make -s build/wl/wl build/trc $SIM $SIM_STACK
 echo "built build/wl/wl (text statistics, sort, a recursive-descent calculator with longjmp)"
 
@@ -54,6 +59,8 @@ build/trc export $OUT/wl.trc --syms $OUT/wl.sym --perfetto $OUT/trace.json
 echo "wrote $OUT/trace.json: open it in ui.perfetto.dev or chrome://tracing"
 
 step "9. beside a real CPU (docs/soc.md): PicoRV32 runs its firmware in Verilator, traced by trc_rvfi + trc_core, every byte checked against the C model, the firmware's own call counts checked against the decoded trace"
+make -q soc-deps 2>/dev/null ||
+  echo "building the PicoRV32 system's firmware and its Verilator harness first (minutes)"
 make -s soc-deps
 soc/run.sh paper 0 $OUT/soc
 echo "-- Table 2 of the PicoRV32 trace:"

@@ -52,41 +52,85 @@ static int pkt_flush(ctf_pkt *k)
     return 0;
 }
 
-/* Event: header {u32 id, u64 ts}, context {u32 tid}, then the fields:
- * nfields u32, a u8 when u8 >= 0, a string when str != NULL. */
-static int pkt_event(ctf_pkt *k, uint32_t id, uint64_t ts, uint32_t tid,
-                     uint32_t f1, uint32_t f2, int nfields, int u8,
-                     const char *str)
+/* One event's bytes: header {u32 id, u64 timestamp}, context {i32 cpu_id,
+ * i64 tid, u32 thread}, then its fields. */
+typedef struct {
+    uint8_t b[16384];
+    size_t n;
+} ev_buf;
+
+static void eb_int(ev_buf *e, uint64_t v, int bytes)
 {
-    size_t slen = str ? strlen(str) + 1 : 0;
-    if (slen > 4000)
-        slen = 4000; /* very long names are cut (buffer has 4096 spare) */
-    size_t need = 16 + 4 * (size_t)nfields + (u8 >= 0) + slen;
-    if (k->len + need > PKT_MAX && pkt_flush(k))
+    put_le(e->b + e->n, v, bytes);
+    e->n += (size_t)bytes;
+}
+
+static void eb_str(ev_buf *e, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n > 4000)
+        n = 4000; /* very long names are cut */
+    memcpy(e->b + e->n, s ? s : "", n);
+    e->b[e->n + n] = 0;
+    e->n += n + 1;
+}
+
+static void eb_head(ev_buf *e, uint32_t id, uint64_t ts, int32_t cpu,
+                    int64_t tid, uint32_t thread)
+{
+    e->n = 0;
+    eb_int(e, id, 4);
+    eb_int(e, ts, 8);
+    eb_int(e, (uint32_t)cpu, 4);
+    eb_int(e, (uint64_t)tid, 8);
+    eb_int(e, thread, 4);
+}
+
+static int pkt_event(ctf_pkt *k, uint64_t ts, const ev_buf *e)
+{
+    if (k->len + e->n > PKT_MAX && pkt_flush(k))
         return -1;
     if (k->empty) {
         k->ts_begin = ts;
         k->empty = 0;
     }
     k->ts_end = ts;
-    uint8_t *p = k->buf + k->len;
-    put_le(p, id, 4);
-    put_le(p + 4, ts, 8);
-    put_le(p + 12, tid, 4);
-    p += 16;
-    if (nfields > 0)
-        put_le(p, f1, 4);
-    if (nfields > 1)
-        put_le(p + 4, f2, 4);
-    p += 4 * nfields;
-    if (u8 >= 0)
-        *p++ = (uint8_t)u8;
-    if (str) {
-        memcpy(p, str, slen - 1);
-        p[slen - 1] = 0;
-    }
-    k->len += need;
+    memcpy(k->buf + k->len, e->b, e->n);
+    k->len += e->n;
     return 0;
+}
+
+/* OS events with a context line (from an ftrace import) get the event
+ * class of their ftrace event, with LTTng's field names; 'i' fields are
+ * int64 (-1 when the context lacks them), 's' strings. */
+typedef struct {
+    const char *event;
+    const char *f[8][3]; /* CTF field, context key, kind */
+} os_class;
+#define FIRST_OS_CLASS 4
+static const os_class os_classes[] = {
+    {"sched_switch", {{"prev_comm", "prev_comm", "s"}, {"prev_tid", "prev_pid", "i"},
+                      {"prev_prio", "prev_prio", "i"}, {"prev_state", "prev_state", "s"},
+                      {"next_comm", "next_comm", "s"}, {"next_tid", "next_pid", "i"},
+                      {"next_prio", "next_prio", "i"}}},
+    {"sched_wakeup", {{"comm", "comm", "s"}, {"tid", "pid", "i"}, {"prio", "prio", "i"},
+                      {"target_cpu", "target_cpu", "i"}}},
+    {"sched_process_fork", {{"parent_comm", "comm", "s"}, {"parent_tid", "pid", "i"},
+                            {"child_comm", "child_comm", "s"},
+                            {"child_tid", "child_pid", "i"}}},
+    {"sched_process_exit", {{"comm", "comm", "s"}, {"tid", "pid", "i"},
+                            {"prio", "prio", "i"}}},
+    {"irq_handler_entry", {{"irq", "irq", "i"}, {"name", "name", "s"},
+                           {"dur_ns", "dur_ns", "i"}}},
+    {"softirq_entry", {{"vec", "vec", "i"}, {"action", "action", "s"},
+                       {"dur_ns", "dur_ns", "i"}}},
+};
+#define N_OS_CLASSES (sizeof os_classes / sizeof os_classes[0])
+
+static int64_t ctx_int(const osctx_entry *e, const char *key)
+{
+    uint64_t v;
+    return osctx_num(e, key, &v) && v <= INT64_MAX ? (int64_t)v : -1;
 }
 
 /* DIR/NAME through a safe output; the input is never overwritten. */
@@ -100,7 +144,7 @@ static cli_out *ctf_file(trace *t, const char *dir, const char *name)
     }
     snprintf(path, n, "%s/%s", dir, name);
     const char *syms = t->a->str[OPT_SYMS];
-    const char *ins[] = {t->in, syms ? syms : t->in, NULL};
+    const char *ins[] = {t->in, syms ? syms : t->in, t->ctx_path, NULL};
     cli_out *o = cli_out_open(path, ins);
     free(path);
     return o;
@@ -114,7 +158,9 @@ static void write_metadata(trace *t, FILE *m)
         "/* written by trc export --ctf; every trace record is one event */\n\n"
         "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
         "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-        "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n\n"
+        "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+        "typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+        "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n\n"
         "trace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = le;\n"
         "\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint32_t stream_id;\n"
         "\t};\n};\n\n"
@@ -130,31 +176,81 @@ static void write_metadata(trace *t, FILE *m)
         "\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n\t};\n"
         "\tevent.header := struct {\n\t\tuint32_t id;\n"
         "\t\tuint64_clock_t timestamp;\n\t};\n"
-        "\tevent.context := struct {\n\t\tuint32_t tid;\n\t};\n};\n\n"
+        "\t/* cpu_id: the Linux CPU of an OS event from an ftrace import (its\n"
+        "\t * OS context table), -1 when not known (function records); tid:\n"
+        "\t * the Linux thread id (the running task of an OS event, the\n"
+        "\t * capture thread's from the symbol map), -1 when not known;\n"
+        "\t * thread: the trace's thread index (type-7 thread records) */\n"
+        "\tevent.context := struct {\n\t\tint32_t cpu_id;\n\t\tint64_t tid;\n"
+        "\t\tuint32_t thread;\n\t};\n};\n\n"
+        "/* matched: 1 pair, 0 unmatched, 2 entry open at the end, 3 entry\n"
+        " * unwound by a later exit of a caller (longjmp) */\n"
         "event {\n\tname = \"func_entry\";\n\tid = 0;\n\tstream_id = 0;\n"
         "\tfields := struct {\n\t\tuint32_t fid;\n\t\tuint8_t matched;\n"
-        "\t\tstring name;\n\t};\n};\n\n"
+        "\t\tstring name;\n\t\tuint64_t addr;\n\t};\n};\n\n"
         "event {\n\tname = \"func_exit\";\n\tid = 1;\n\tstream_id = 0;\n"
         "\tfields := struct {\n\t\tuint32_t fid;\n\t\tuint8_t matched;\n"
-        "\t\tstring name;\n\t};\n};\n\n"
+        "\t\tstring name;\n\t\tuint64_t addr;\n\t};\n};\n\n"
         "event {\n\tname = \"os\";\n\tid = 2;\n\tstream_id = 0;\n"
         "\tfields := struct {\n\t\tuint32_t type;\n\t\tuint32_t value;\n"
         "\t\tstring type_name;\n\t};\n};\n\n"
         "event {\n\tname = \"lost\";\n\tid = 3;\n\tstream_id = 0;\n"
         "\tfields := struct {\n\t\tuint32_t count;\n\t};\n};\n",
         t->tr.tick_ns, t0 / 1000000000u, t0 % 1000000000u);
+    for (size_t c = 0; c < N_OS_CLASSES; c++) {
+        fprintf(m, "\nevent {\n\tname = \"%s\";\n\tid = %zu;\n\tstream_id = 0;\n"
+                "\tfields := struct {\n\t\tuint32_t type;\n\t\tuint32_t value;\n",
+                os_classes[c].event, FIRST_OS_CLASS + c);
+        for (int k = 0; k < 8 && os_classes[c].f[k][0]; k++)
+            fprintf(m, "\t\t%s %s;\n", os_classes[c].f[k][2][0] == 's' ? "string"
+                    : "int64_t", os_classes[c].f[k][0]);
+        fprintf(m, "\t};\n};\n");
+    }
+}
+
+/* An OS record with its context: the event of its class; 0 when it has no
+ * class (the caller writes a plain os event). */
+static int os_with_context(ev_buf *e, uint64_t ts, uint32_t thread,
+                           const trc_record *r, const osctx_entry *x)
+{
+    const char *ev = osctx_get(x, "event");
+    for (size_t c = 0; ev && c < N_OS_CLASSES; c++) {
+        if (strcmp(ev, os_classes[c].event))
+            continue;
+        int64_t cpu = ctx_int(x, "cpu");
+        eb_head(e, (uint32_t)(FIRST_OS_CLASS + c), ts,
+                cpu <= INT32_MAX ? (int32_t)cpu : -1, ctx_int(x, "tid"), thread);
+        eb_int(e, r->a, 4);
+        eb_int(e, r->b, 4);
+        for (int k = 0; k < 8 && os_classes[c].f[k][0]; k++) {
+            if (os_classes[c].f[k][2][0] == 's')
+                eb_str(e, osctx_get(x, os_classes[c].f[k][1]));
+            else
+                eb_int(e, (uint64_t)ctx_int(x, os_classes[c].f[k][1]), 8);
+        }
+        return 1;
+    }
+    return 0;
 }
 
 /* The events of pass 2 into stream_0's packets. */
 static int write_stream(trace *t, FILE *f)
 {
-    ctf_pkt k = {f, malloc(PKT_MAX + 4096), 0, 0, 0, 1};
+    ctf_pkt k = {f, malloc(PKT_MAX), 0, 0, 0, 1};
+    static ev_buf e;
+    osctx cx;
     if (!k.buf) {
         cli_error("out of memory");
         return -1;
     }
-    uint32_t tid = 0;
-    uint64_t now = 0;
+    if (osctx_open(&cx, t->ctx_path)) {
+        free(k.buf);
+        return -1;
+    }
+    uint32_t thread = 0;
+    int64_t tid = host_symmap_tid(t->tr.sym, 0) ? host_symmap_tid(t->tr.sym, 0) : -1;
+    uint64_t now = 0, addr;
+    cli_progress_phase("export --ctf");
     int rc = src_open(t), rr = 0;
     char buf[24];
     trc_record rec;
@@ -162,28 +258,51 @@ static int write_stream(trace *t, FILE *f)
     for (size_t i = 0; i < t->n && !rc && (rr = src_next(t, &rec)) > 0; i++) {
         now += r->delta;
         uint64_t ts = now * t->tr.tick_ns;
+        uint8_t fl = t->flag[i];
+        osctx_entry x;
+        int c;
         switch (r->kind) {
         case TRC_ENTRY:
         case TRC_EXIT:
-            /* matched: 1 pair, 0 unmatched, 2 entry open at the end. */
-            rc = pkt_event(&k, r->kind == TRC_ENTRY ? 0 : 1, ts, tid, r->a, 0, 1,
-                           t->flag[i] & F_MATCH ? 1 : t->flag[i] & F_OPEN ? 2 : 0,
-                           host_fn_name(t->tr.sym, r->a, buf));
+            eb_head(&e, r->kind == TRC_ENTRY ? 0 : 1, ts, -1, tid, thread);
+            eb_int(&e, r->a, 4);
+            eb_int(&e, fl & F_MATCH ? 1 : fl & F_OPEN ? 2 : fl & F_UNWOUND ? 3 : 0,
+                   1);
+            eb_str(&e, host_fn_name(t->tr.sym, r->a, buf));
+            eb_int(&e, host_symmap_addr(t->tr.sym, r->a, &addr) ? addr : 0, 8);
             break;
         case TRC_OS:
-            rc = pkt_event(&k, 2, ts, tid, r->a, r->b, 2, -1, host_os_name(r->a, buf));
-            if (t->thread_type && r->a == t->thread_type)
-                tid = r->b;
+            c = osctx_at(&cx, i, r, &x);
+            if (c < 0) {
+                rc = -1;
+                continue;
+            }
+            if (c == 0 || !os_with_context(&e, ts, thread, r, &x)) {
+                eb_head(&e, 2, ts, -1, tid, thread);
+                eb_int(&e, r->a, 4);
+                eb_int(&e, r->b, 4);
+                eb_str(&e, host_os_name(r->a, buf));
+            }
+            if (t->thread_type && r->a == t->thread_type) {
+                thread = r->b;
+                long lt = host_symmap_tid(t->tr.sym, thread);
+                tid = lt ? lt : -1;
+            }
             break;
         default:
-            rc = pkt_event(&k, 3, ts, tid, r->a, 0, 1, -1, NULL);
+            eb_head(&e, 3, ts, -1, tid, thread);
+            eb_int(&e, r->a, 4);
             break;
         }
+        rc = pkt_event(&k, ts, &e);
     }
     if (rr < 0)
         rc = -1;
     if (!rc)
+        rc = osctx_finish(&cx, t->n);
+    if (!rc)
         rc = pkt_flush(&k);
+    osctx_close(&cx);
     free(k.buf);
     return rc;
 }

@@ -6,25 +6,21 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export.h"
 
-/* Output through a local buffer: stdio's per-call locking would cost more
- * than the formatting on traces of millions of events. */
-typedef struct {
-    FILE *f;
-    size_t n;
-    char b[1 << 16];
-} jbuf;
-
-static void jflush(jbuf *j)
+/* Output goes through a local buffer (jbuf, export.h): stdio's per-call
+ * locking would cost more than the formatting on traces of millions of
+ * events. */
+void jflush(jbuf *j)
 {
     fwrite(j->b, 1, j->n, j->f);
     j->n = 0;
 }
 
-static void jwrite(jbuf *j, const char *s, size_t n)
+void jwrite(jbuf *j, const char *s, size_t n)
 {
     if (sizeof j->b - j->n < n) {
         jflush(j);
@@ -37,17 +33,12 @@ static void jwrite(jbuf *j, const char *s, size_t n)
     j->n += n;
 }
 
-static void jputs(const char *s, jbuf *j) /* fputs's order */
+void jputs(const char *s, jbuf *j) /* fputs's order */
 {
     jwrite(j, s, strlen(s));
 }
 
-static void jprintf(jbuf *j, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void jprintf(jbuf *j, const char *fmt, ...)
+void jprintf(jbuf *j, const char *fmt, ...)
 {
     char tmp[512];
     va_list ap;
@@ -58,7 +49,7 @@ static void jprintf(jbuf *j, const char *fmt, ...)
         jwrite(j, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
-static void json_str(jbuf *f, const char *s)
+void json_str(jbuf *f, const char *s)
 {
     jwrite(f, "\"", 1);
     for (; *s; s++) {
@@ -88,7 +79,7 @@ static char *digits(char *end, unsigned __int128 v)
     return end;
 }
 
-static void put_u64(jbuf *f, uint64_t v)
+void put_u64(jbuf *f, uint64_t v)
 {
     char b[24];
     b[23] = 0;
@@ -97,7 +88,7 @@ static void put_u64(jbuf *f, uint64_t v)
 
 /* ts in microseconds with ns digits, exact (no floating point; beyond
  * 2^64 ns too). */
-static void json_ts(jbuf *f, unsigned __int128 ns)
+void json_ts(jbuf *f, unsigned __int128 ns)
 {
     char b[48];
     b[47] = 0;
@@ -109,10 +100,87 @@ static void json_ts(jbuf *f, unsigned __int128 ns)
     jputs(p, f);
 }
 
+/* The args of a function slice: its id, symbol and address. */
+static void fn_args(jbuf *f, const host_symmap *sym, uint32_t id,
+                    const char *name)
+{
+    uint64_t addr;
+    jputs(",\"args\":{\"id\":", f);
+    put_u64(f, id);
+    jputs(",\"symbol\":", f);
+    json_str(f, name);
+    if (host_symmap_addr(sym, id, &addr))
+        jprintf(f, ",\"address\":\"0x%" PRIx64 "\"", addr);
+}
+
+/* A function entry or exit: a B/E pair, an X for a frame left by longjmp
+ * (it ends at the exit that unwound it), B for one open at the end, an
+ * instant for the rest. */
+static void fn_event(trace *t, jbuf *f, const trc_record *r, uint8_t fl,
+                     unsigned __int128 ns, uint32_t tid, uint64_t now,
+                     size_t *uk, size_t i)
+{
+    char buf[24];
+    const char *name = host_fn_name(t->tr.sym, r->a, buf);
+    jputs("\"name\":", f);
+    json_str(f, name);
+    if (fl & F_DEEP) {
+        jputs(",\"cat\":\"too_deep\",\"ph\":\"i\",\"s\":\"t\"", f);
+    } else if (fl & F_MATCH) {
+        jputs(r->kind == TRC_ENTRY ? ",\"ph\":\"B\"" : ",\"ph\":\"E\"", f);
+    } else if (fl & F_UNWOUND) {
+        uint64_t end = unwound_end_of(t, uk, i);
+        jputs(",\"cat\":\"unwound\",\"ph\":\"X\",\"dur\":", f);
+        json_ts(f, (unsigned __int128)(end - now) * t->tr.tick_ns);
+    } else if (fl & F_OPEN) {
+        jputs(",\"cat\":\"function\",\"ph\":\"B\"", f);
+    } else {
+        jputs(",\"cat\":\"unmatched\",\"ph\":\"i\",\"s\":\"t\"", f);
+    }
+    jputs(",\"ts\":", f);
+    json_ts(f, ns);
+    jputs(",\"pid\":1,\"tid\":", f);
+    put_u64(f, tid);
+    if (r->kind == TRC_EXIT && (fl & F_MATCH)) { /* the common case, short */
+        jwrite(f, "}", 1);
+        return;
+    }
+    fn_args(f, t->tr.sym, r->a, name);
+    if (fl & F_UNWOUND)
+        jputs(",\"record\":\"entry left by longjmp: ends at the exit of a "
+              "caller that unwound it\"", f);
+    else if (!(fl & (F_MATCH | F_DEEP)) && r->kind == TRC_EXIT)
+        jputs(",\"record\":\"exit without entry\"", f);
+    else if (fl & F_OPEN)
+        jputs(",\"record\":\"entry still open at the end\"", f);
+    jputs("}}", f);
+}
+
+static void os_event(trace *t, jbuf *f, const trc_record *r,
+                     unsigned __int128 ns, int counters)
+{
+    char buf[24];
+    int thread = t->thread_type && r->a == t->thread_type;
+    jputs("\"name\":", f);
+    json_str(f, host_os_name(r->a, buf));
+    if (counters && !thread)
+        jprintf(f, ",\"cat\":\"os\",\"ph\":\"C\"");
+    else
+        jprintf(f, ",\"cat\":\"os\",\"ph\":\"i\",\"s\":\"t\"");
+    jprintf(f, ",\"ts\":");
+    json_ts(f, ns);
+    if (counters && !thread) /* one series per counter track: the value only */
+        jprintf(f, ",\"pid\":1,\"tid\":%u,\"args\":{\"value\":%" PRIu32 "}}",
+                OS_TID, r->b);
+    else
+        jprintf(f, ",\"pid\":1,\"tid\":%u,\"args\":{\"value\":%" PRIu32
+                ",\"type\":%" PRIu32 "}}", OS_TID, r->b, r->a);
+}
+
 int export_json(trace *t, const char *out)
 {
     const char *syms = t->a->str[OPT_SYMS];
-    const char *ins[] = {t->in, syms ? syms : t->in, NULL};
+    const char *ins[] = {t->in, syms ? syms : t->in, t->ctx_path, NULL};
     cli_out *o = cli_out_open(out, ins);
     if (!o)
         return -1;
@@ -124,15 +192,22 @@ int export_json(trace *t, const char *out)
     int absolute = cli_given(t->a, OPT_ABSOLUTE);
     int counters = cli_given(t->a, OPT_OS_COUNTERS);
     uint64_t tick_ns = t->tr.tick_ns;
-    char buf[24];
     uint64_t base = absolute && t->t0_known ? t->t0_ns : 0;
+    osctx cx;
+    os_tracks *ot = NULL;
+    if (osctx_open(&cx, t->ctx_path) || !(ot = os_tracks_new())) {
+        osctx_close(&cx);
+        cli_out_close(o, 0);
+        return -1;
+    }
     jprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":");
     json_str(f, t->in);
     jprintf(f, ",\"tick_ns\":%" PRIu64 ",\"t0_ns\":%" PRIu64 ",\"records\":%zu"
             ",\"unmatched_exits\":%" PRIu64 ",\"unwound_entries\":%" PRIu64
-            ",\"open_at_end\":%" PRIu64 "},\n\"traceEvents\":[\n",
+            ",\"open_at_end\":%" PRIu64 "%s},\n\"traceEvents\":[\n",
             tick_ns, t->t0_known ? t->t0_ns : 0, t->n, t->unmatched_exit,
-            t->unwound, t->open_end);
+            t->unwound, t->open_end,
+            t->tr.tick_assumed ? ",\"tick_assumed\":true" : "");
     jprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
             "\"args\":{\"name\":");
     json_str(f, t->in);
@@ -140,77 +215,43 @@ int export_json(trace *t, const char *out)
             "\"args\":{\"name\":\"OS records\"}}", OS_TID);
     uint32_t tid = 0;
     uint64_t now = 0;
-    for (size_t k = 0; k < t->nthread; k++) {
-        uint32_t th = t->thread[k];
-        long lt = host_symmap_tid(sym, th);
-        jprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%"
-                PRIu32 ",\"args\":{\"name\":\"thread %" PRIu32, th, th);
-        if (lt)
-            jprintf(f, " (tid %ld)", lt);
-        jputs("\"}}", f);
-    }
-    if (src_open(t)) {
-        jflush(f);
+    long *tids = calloc(t->nthread ? t->nthread : 1, sizeof *tids);
+    for (size_t k = 0; tids && k < t->nthread; k++)
+        tids[k] = host_symmap_tid(sym, t->thread[k]);
+    if (!tids || os_tracks_watch(ot, tids, t->nthread)) {
+        free(tids);
+        os_tracks_free(ot);
+        osctx_close(&cx);
         cli_out_close(o, 0);
         return -1;
     }
+    cli_progress_phase("export --perfetto");
+    int rr = src_open(t), bad = rr < 0;
     trc_record rec;
     const trc_record *r = &rec;
-    int rr = 0;
-    for (size_t i = 0; i < t->n && (rr = src_next(t, &rec)) > 0; i++) {
-        uint8_t fl = t->flag[i];
+    size_t uk = 0;
+    t->ctx_records = 0;
+    for (size_t i = 0; !bad && i < t->n && (rr = src_next(t, &rec)) > 0; i++) {
         now += r->delta;
         unsigned __int128 ns = base + (unsigned __int128)now * tick_ns;
-        jputs(",\n{", f);
-        if (r->kind == TRC_ENTRY || r->kind == TRC_EXIT) {
-            jputs("\"name\":", f);
-            json_str(f, host_fn_name(sym, r->a, buf));
-            if (fl & (F_MATCH | F_DEEP)) { /* the common cases, kept short */
-                jputs(fl & F_DEEP ? ",\"cat\":\"too_deep\",\"ph\":\"i\",\"s\":\"t\""
-                      : r->kind == TRC_ENTRY ? ",\"ph\":\"B\"" : ",\"ph\":\"E\"", f);
-                jputs(",\"ts\":", f);
-                json_ts(f, ns);
-                jputs(",\"pid\":1,\"tid\":", f);
-                put_u64(f, tid);
-                jwrite(f, "}", 1);
-                continue;
+        if (r->kind == TRC_OS) {
+            osctx_entry e;
+            int c = osctx_at(&cx, i, r, &e), w = 0;
+            if (c > 0 && (w = os_tracks_event(ot, f, ns, i, r, &e)) > 0) {
+                t->ctx_records++;
+            } else if (c < 0 || w < 0) {
+                bad = 1;
+            } else {
+                jputs(",\n{", f);
+                os_event(t, f, r, ns, counters);
             }
-            if (fl & F_OPEN)
-                jputs(",\"cat\":\"function\",\"ph\":\"B\"", f);
-            else
-                jputs(",\"cat\":\"unmatched\",\"ph\":\"i\",\"s\":\"t\"", f);
-            jprintf(f, ",\"ts\":");
-            json_ts(f, ns);
-            jprintf(f, ",\"pid\":1,\"tid\":%" PRIu32 ",\"args\":{\"id\":%" PRIu32,
-                    tid, r->a);
-            if (r->kind == TRC_ENTRY && !(fl & F_OPEN))
-                jputs(",\"record\":\"entry without exit (unwound by a later "
-                      "exit of a caller: longjmp)\"", f);
-            else if (r->kind == TRC_EXIT)
-                jputs(",\"record\":\"exit without entry\"", f);
-            else
-                jputs(",\"record\":\"entry still open at the end\"", f);
-            jputs("}}", f);
-        } else if (r->kind == TRC_OS) {
-            const char *nm = host_os_name(r->a, buf);
-            jputs("\"name\":", f);
-            json_str(f, nm);
-            if (counters && !(t->thread_type && r->a == t->thread_type))
-                jprintf(f, ",\"cat\":\"os\",\"ph\":\"C\"");
-            else
-                jprintf(f, ",\"cat\":\"os\",\"ph\":\"i\",\"s\":\"t\"");
-            jprintf(f, ",\"ts\":");
-            json_ts(f, ns);
-            if (counters && !(t->thread_type && r->a == t->thread_type))
-                /* one series per counter track: the value only */
-                jprintf(f, ",\"pid\":1,\"tid\":%u,\"args\":{\"value\":%" PRIu32
-                        "}}", OS_TID, r->b);
-            else
-                jprintf(f, ",\"pid\":1,\"tid\":%u,\"args\":{\"value\":%" PRIu32
-                        ",\"type\":%" PRIu32 "}}", OS_TID, r->b, r->a);
             if (t->thread_type && r->a == t->thread_type)
                 tid = r->b;
+        } else if (r->kind == TRC_ENTRY || r->kind == TRC_EXIT) {
+            jputs(",\n{", f);
+            fn_event(t, f, r, t->flag[i], ns, tid, now, &uk, i);
         } else {
+            jputs(",\n{", f);
             jprintf(f, "\"name\":\"lost %" PRIu32 " records\",\"cat\":\"lost\","
                     "\"ph\":\"i\",\"s\":\"g\",\"ts\":", r->a);
             json_ts(f, ns);
@@ -218,7 +259,30 @@ int export_json(trace *t, const char *out)
                     PRIu32 "}}", tid, r->a);
         }
     }
+    if (!bad && rr >= 0 && osctx_finish(&cx, t->n))
+        bad = 1;
+    os_tracks_finish(ot, f, base + (unsigned __int128)now * tick_ns);
+    /* the capture's threads, named by the OS context's comm when it has one */
+    for (size_t k = 0; k < t->nthread; k++) {
+        uint32_t th = t->thread[k];
+        const char *comm = os_tracks_comm(ot, tids[k]);
+        jprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%"
+                PRIu32 ",\"args\":{\"name\":", th);
+        char name[160];
+        if (comm)
+            snprintf(name, sizeof name, "%s (thread %" PRIu32 ", tid %ld)", comm,
+                     th, tids[k]);
+        else if (tids[k])
+            snprintf(name, sizeof name, "thread %" PRIu32 " (tid %ld)", th, tids[k]);
+        else
+            snprintf(name, sizeof name, "thread %" PRIu32, th);
+        json_str(f, name);
+        jputs("}}", f);
+    }
+    free(tids);
     jputs("\n]}\n", f);
     jflush(f);
-    return cli_out_close(o, rr >= 0) || rr < 0 ? -1 : 0;
+    os_tracks_free(ot);
+    osctx_close(&cx);
+    return cli_out_close(o, rr >= 0 && !bad) || rr < 0 || bad ? -1 : 0;
 }

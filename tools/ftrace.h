@@ -24,8 +24,14 @@ typedef struct {
 } ft_event;
 
 typedef struct {
-    uint64_t ns; /* absolute timestamp */
+    uint64_t ns;      /* absolute timestamp */
     uint32_t type, value;
+    uint64_t ctx;     /* its OS context: m->ctx[ctx .. ctx + ctx_len) */
+    uint32_t ctx_len;
+    uint32_t cpu;     /* Linux CPU of the event */
+    uint64_t dur_ns;  /* irq/softirq entries: time to their exit; */
+    int has_dur;      /* has_dur = 0 when no exit event followed */
+    uint64_t rec;     /* its record index in the output (UINT64_MAX: none) */
 } ft_os;
 
 typedef struct {
@@ -38,6 +44,12 @@ typedef struct {
     uint64_t lines, comments, unparsed, cut, range;
     ft_os *os;         /* the mapped events, in file order */
     size_t nos, capos;
+    /* OS context (ftrace_ctx.c): "KEY=VALUE ..." of each mapped event */
+    char *ctx;
+    size_t nctx, capctx, ctx_start;
+    /* irq_handler_exit / softirq_exit end the open entry of their CPU */
+    size_t irq_open[FT_MAX_CPUS], sirq_open[FT_MAX_CPUS]; /* os index + 1 */
+    uint64_t exits_used, exits_unmatched;
 } ft_import;
 
 /* "EVENT=TYPE[:FIELD]" or "EVENT=none": 0 ok, -1 bad (type must be below
@@ -50,5 +62,14 @@ int ft_cpus(ft_import *m, const char *list);
 /* One line: 1 event taken, 0 not an event line (counted), -1 out of memory. */
 int ft_line(ft_import *m, char *line, const trc_params *p);
 void ft_free(ft_import *m);
+/* The OS context of one event line into m->ctx (see ftrace_ctx.c): the
+ * event, its CPU, the running task (TASK-PID, task[0..tlen)) and the
+ * fields of args. 0 ok (*off, *len set), -1 out of memory. */
+int ft_ctx_build(ft_import *m, const char *ev, const char *task, size_t tlen,
+                 unsigned long cpu, const char *args, uint64_t *off,
+                 uint32_t *len);
+/* The number that KEY has in o's context: 1 found (*v set), 0 not. */
+int ft_ctx_value(const ft_import *m, const ft_os *o, const char *key,
+                 uint64_t *v);
 
 #endif /* FTRACE_H */

@@ -236,6 +236,60 @@ static int get_field(const char *args, const char *field, uint64_t *v)
     return 0;
 }
 
+/* The running task "TASK-PID" before the CPU field (a trace-cmd
+ * "INSTANCE:" prefix skipped): its start is *task, the length returned. */
+static size_t task_of(const char *s, const char *cpu, const char **task)
+{
+    const char *e = cpu;
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    const char *b = s;
+    const char *sp = memchr(b, ' ', (size_t)(e - b));
+    if (sp && sp > b && sp[-1] == ':') { /* "trcx:   <idle>-0" */
+        b = sp;
+        while (b < e && *b == ' ')
+            b++;
+    }
+    *task = b;
+    return (size_t)(e - b);
+}
+
+/* An irq_handler_entry or softirq_entry just pushed is the open one of its
+ * CPU until its exit event comes. */
+static void start_irq(ft_import *m, const char *ev, uint64_t cpu)
+{
+    if (cpu >= FT_MAX_CPUS)
+        return;
+    if (!strcmp(ev, "irq_handler_entry"))
+        m->irq_open[cpu] = m->nos;
+    else if (!strcmp(ev, "softirq_entry"))
+        m->sirq_open[cpu] = m->nos;
+}
+
+/* irq_handler_exit / softirq_exit: the duration of the open entry of the
+ * same CPU with the same irq or vec (counted when there is none). */
+static void end_irq(ft_import *m, const char *ev, const char *args,
+                    uint64_t cpu, uint64_t ns)
+{
+    int irq = !strcmp(ev, "irq_handler_exit");
+    if (!irq && strcmp(ev, "softirq_exit"))
+        return;
+    size_t *open = cpu < FT_MAX_CPUS ? (irq ? &m->irq_open[cpu]
+                                            : &m->sirq_open[cpu]) : NULL;
+    uint64_t v, ev_v;
+    ft_os *o = open && *open ? &m->os[*open - 1] : NULL;
+    const char *f = irq ? "irq" : "vec";
+    if (!o || get_field(args, f, &v) || ns < o->ns ||
+        !(ft_ctx_value(m, o, f, &ev_v) && ev_v == v)) {
+        m->exits_unmatched++;
+        return;
+    }
+    o->dur_ns = ns - o->ns;
+    o->has_dur = 1;
+    *open = 0;
+    m->exits_used++;
+}
+
 static int push_os(ft_import *m, uint64_t ns, uint32_t type, uint32_t value)
 {
     if (m->nos == m->capos) {
@@ -246,6 +300,7 @@ static int push_os(ft_import *m, uint64_t ns, uint32_t type, uint32_t value)
         m->os = t;
         m->capos = n;
     }
+    memset(&m->os[m->nos], 0, sizeof m->os[m->nos]);
     m->os[m->nos].ns = ns;
     m->os[m->nos].type = type;
     m->os[m->nos].value = value;
@@ -327,6 +382,7 @@ int ft_line(ft_import *m, char *line, const trc_params *p)
         ev->cpu_out++;
         return 1;
     }
+    end_irq(m, ev->name, args, cpun, ns);
     if (!ev->mapped)
         return 1;
     uint64_t v;
@@ -341,6 +397,14 @@ int ft_line(ft_import *m, char *line, const trc_params *p)
     }
     if (push_os(m, ns, ev->type, (uint32_t)v))
         return -1;
+    ft_os *o = &m->os[m->nos - 1];
+    o->cpu = cpun < FT_MAX_CPUS ? (uint32_t)cpun : UINT32_MAX;
+    const char *task;
+    size_t tlen = task_of(s, cpu, &task);
+    if (ft_ctx_build(m, ev->name, task, tlen, (unsigned long)cpun, args,
+                     &o->ctx, &o->ctx_len))
+        return -1;
+    start_irq(m, ev->name, cpun);
     ev->out++;
     return 1;
 unparsed:
@@ -350,6 +414,7 @@ unparsed:
 
 void ft_free(ft_import *m)
 {
+    free(m->ctx);
     free(m->ev);
     free(m->hash);
     free(m->os);

@@ -49,6 +49,8 @@ typedef struct {
     uint32_t id;
     size_t line; /* later lines win for the same id */
     char *name;
+    uint64_t addr; /* run-time address (ADDRESS), when has_addr */
+    int has_addr;
 } sym;
 
 struct host_symmap {
@@ -142,8 +144,15 @@ host_symmap *host_symmap_load(const char *path)
         while (*s == ' ' || *s == '\t')
             s++;
         if (*s == '#') {
-            if (!thread_line(m, s))
-                host_timebase_parse(s, &m->tb);
+            host_timebase tb;
+            int r = thread_line(m, s) ? 0 : host_timebase_parse(s, &tb);
+            if (r < 0) {
+                cli_error("%s:%lu: malformed time base line (# trc-timebase "
+                          "clock=monotonic tick_ns=N [t0_ns=N])", path, ln);
+                goto fail;
+            }
+            if (r > 0)
+                m->tb = tb;
             continue;
         }
         char *id_s = strtok(s, " \t\r\n");
@@ -165,12 +174,17 @@ host_symmap *host_symmap_load(const char *path)
         }
         m->s[m->n].id = (uint32_t)id;
         m->s[m->n].line = ln;
+        char *addr = strtok(NULL, " \t\r\n");
+        uint64_t av;
+        m->s[m->n].has_addr = addr && !strncmp(addr, "0x", 2) &&
+                              !host_parse_u64(addr, &av);
+        m->s[m->n].addr = m->s[m->n].has_addr ? av : 0;
         if (!(m->s[m->n].name = strdup(nm)))
             goto oom;
         m->n++;
     }
     if (ferror(f)) {
-        cli_error("%s: read error: %s", path, strerror(errno));
+        cli_in_error(f, path);
         goto fail;
     }
     if (symmap_index(m))
@@ -189,7 +203,7 @@ fail:
     return NULL;
 }
 
-const char *host_symmap_name(const host_symmap *m, uint32_t id)
+static const sym *sym_of(const host_symmap *m, uint32_t id)
 {
     if (!m)
         return NULL;
@@ -201,7 +215,22 @@ const char *host_symmap_name(const host_symmap *m, uint32_t id)
         else
             hi = mid;
     }
-    return lo < m->n && m->s[lo].id == id ? m->s[lo].name : NULL;
+    return lo < m->n && m->s[lo].id == id ? &m->s[lo] : NULL;
+}
+
+const char *host_symmap_name(const host_symmap *m, uint32_t id)
+{
+    const sym *s = sym_of(m, id);
+    return s ? s->name : NULL;
+}
+
+int host_symmap_addr(const host_symmap *m, uint32_t id, uint64_t *addr)
+{
+    const sym *s = sym_of(m, id);
+    if (!s || !s->has_addr)
+        return 0;
+    *addr = s->addr;
+    return 1;
 }
 
 host_timebase host_symmap_timebase(const host_symmap *m)
@@ -249,7 +278,12 @@ static int ends_with(const char *s, const char *suf)
 
 char *host_sidecar_symmap(const char *trace_path)
 {
-    char *p = host_sidecar_path(trace_path);
+    return host_sidecar_existing(trace_path, ".sym");
+}
+
+char *host_sidecar_existing(const char *trace_path, const char *ext)
+{
+    char *p = host_sidecar_named(trace_path, ext);
     if (p && access(p, R_OK) == 0)
         return p;
     free(p);
@@ -258,18 +292,25 @@ char *host_sidecar_symmap(const char *trace_path)
 
 char *host_sidecar_path(const char *trace_path)
 {
+    return host_sidecar_named(trace_path, ".sym");
+}
+
+char *host_sidecar_named(const char *trace_path, const char *ext)
+{
     if (!trace_path || !strcmp(trace_path, "-"))
         return NULL;
     size_t n = strlen(trace_path);
-    char *p = malloc(n + 5);
+    char *p = malloc(n + strlen(ext) + 1);
     if (!p)
         return NULL;
     memcpy(p, trace_path, n + 1);
     if (ends_with(p, ".xz") || ends_with(p, ".gz"))
         p[n - 3] = 0;
+    else if (ends_with(p, ".zst"))
+        p[n - 4] = 0;
     if (ends_with(p, ".txt") || ends_with(p, ".trc"))
         p[strlen(p) - 4] = 0;
-    strcat(p, ".sym");
+    strcat(p, ext);
     return p;
 }
 
@@ -312,12 +353,30 @@ int host_trace_setup(host_trace *t, const cli_args *a, const char *path)
         if (!t->sym)
             return -1;
     }
-    t->tb = cli_reader_timebase(t->rd);
-    if (!t->tb.known)
-        t->tb = host_symmap_timebase(t->sym);
-    t->tick_ns = cli_given(a, OPT_TICK) ? a->num[OPT_TICK]
-                 : t->tb.tick_ns        ? t->tb.tick_ns : 10;
+    /* The rule of trc_cli.h: each field from the option, else the trace's
+     * own line, else its symbol map's, else the default. */
+    host_timebase own = cli_reader_timebase(t->rd);
+    host_timebase map = host_symmap_timebase(t->sym);
+    t->tb = own.known ? own : map;
+    t->tb.tick_ns = own.tick_ns ? own.tick_ns : map.tick_ns;
+    t->tick_assumed = 0;
+    if (cli_given(a, OPT_TICK))
+        t->tick_ns = a->num[OPT_TICK];
+    else if (t->tb.tick_ns)
+        t->tick_ns = t->tb.tick_ns;
+    else {
+        t->tick_ns = HOST_TICK_DEFAULT;
+        t->tick_assumed = 1;
+    }
     return 0;
+}
+
+void host_trace_note(const host_trace *t, const char *cmd, const char *path)
+{
+    if (t->tick_assumed)
+        fprintf(stderr, "%s: %s states no tick (no '# trc-timebase' line in "
+                "it or in a symbol map): %d ns assumed; --tick NS sets it\n",
+                cmd, path, HOST_TICK_DEFAULT);
 }
 
 int host_trace_open(host_trace *t, const cli_args *a, const char *path)

@@ -19,6 +19,8 @@ typedef struct host_symmap host_symmap;
 host_symmap *host_symmap_load(const char *path);
 /* The name of id, or NULL when the map has none. */
 const char *host_symmap_name(const host_symmap *m, uint32_t id);
+/* The run-time address of id (third field, 0x...): 1 when the map has it. */
+int host_symmap_addr(const host_symmap *m, uint32_t id, uint64_t *addr);
 /* The map's time base (known = 0 when it has none). */
 host_timebase host_symmap_timebase(const host_symmap *m);
 /* The Linux tid of capture thread idx ("# trc-thread IDX tid=TID" lines);
@@ -28,25 +30,30 @@ long host_symmap_tid(const host_symmap *m, uint32_t idx);
 int host_symmap_find(const host_symmap *m, const char *name, uint32_t *id);
 void host_symmap_free(host_symmap *m);
 
-/* The symbol map beside a trace: TRACE with a .txt/.trc/.xz/.gz ending
+/* The symbol map beside a trace: TRACE with a .txt/.trc/.xz/.zst/.gz ending
  * replaced by ".sym" (or ".sym" appended). Returns a malloc'd path when that
  * file exists, else NULL. */
 char *host_sidecar_symmap(const char *trace_path);
 /* The same path whether the file exists or not (NULL for "-"). */
 char *host_sidecar_path(const char *trace_path);
+/* The same with another ending (".osctx"), and only when it exists. */
+char *host_sidecar_named(const char *trace_path, const char *ext);
+char *host_sidecar_existing(const char *trace_path, const char *ext);
 
 /* A function's printable name: the map's, else "f<ID>" written into buf. */
 const char *host_fn_name(const host_symmap *m, uint32_t id, char buf[24]);
 
 /* ---- A trace with its symbol map and time base ---------------------------
- * The time base is looked up in this order: the trace's own leading comment
- * lines, then the symbol map (--syms, else the one beside the trace). The
- * tick is --tick, else the time base's, else 10 ns. */
+ * Each field of the time base (trc_cli.h) is looked up in this order: the
+ * option (--tick), the trace's own leading comment lines, the symbol map
+ * (--syms, else the one beside the trace; standard input has none beside
+ * it), and for the tick the default, 10 ns. */
 typedef struct {
     cli_reader *rd;
     host_symmap *sym; /* NULL when there is none */
     host_timebase tb;
     uint64_t tick_ns;
+    int tick_assumed; /* 1: no --tick and no time base gave it (default) */
 } host_trace;
 /* Opens path with a's --syms, --tick, --raw and format options. 0 ok,
  * -1 on error (message printed). */
@@ -54,6 +61,9 @@ int host_trace_open(host_trace *t, const cli_args *a, const char *path);
 /* The same for t->rd already open (on a copy of stdin, say). */
 int host_trace_setup(host_trace *t, const cli_args *a, const char *path);
 void host_trace_close(host_trace *t);
+/* Says on stderr "CMD: PATH states no tick ...: 10 ns assumed" when the
+ * tick is the default (for commands that print durations). */
+void host_trace_note(const host_trace *t, const char *cmd, const char *path);
 
 /* ---- OS info types -------------------------------------------------------
  * Defaults of `trc import-ftrace` and the capture library's thread record. */

