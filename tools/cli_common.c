@@ -61,18 +61,29 @@ int cli_param_option(int argc, char **argv, int *i, trc_params *p, int *given)
     unsigned v[3];
     int ok;
     if (k == 5) {
-        /* Stack mode starts from its defaults; SK and SD are zero in paper
-         * mode. --table-bits/--stack-depth given later override them. */
+        /* The stack modes start from their defaults (stack mode 2 also
+         * from its dictionary sizes); SK, SD and SO are zero in paper mode.
+         * --table-bits/--stack-depth/--dict-bits given later override them. */
         if (!strcmp(val, "stack")) {
             p->mode = TRC_MODE_STACK;
             trc_params d = trc_params_stack();
             p->sk = p->sk ? p->sk : d.sk;
             p->sd = p->sd ? p->sd : d.sd;
+            p->so = 0;
+        } else if (!strcmp(val, "stack2")) {
+            p->mode = TRC_MODE_STACK2;
+            trc_params d = trc_params_stack2();
+            p->sk = p->sk ? p->sk : d.sk;
+            p->sd = p->sd ? p->sd : d.sd;
+            p->so = d.so;
+            p->nd_f = d.nd_f;
+            p->nd_t = d.nd_t;
+            p->nd_v = d.nd_v;
         } else if (!strcmp(val, "paper")) {
             p->mode = TRC_MODE_PAPER;
-            p->sk = p->sd = 0;
+            p->sk = p->sd = p->so = 0;
         } else {
-            cli_error("--mode: '%s' is neither paper nor stack", val);
+            cli_error("--mode: '%s' is not paper, stack or stack2", val);
             return -1;
         }
         if (given)
@@ -106,7 +117,7 @@ int cli_param_option(int argc, char **argv, int *i, trc_params *p, int *given)
     case 6: p->sk = v[0]; break;
     default: p->sd = v[0]; break;
     }
-    if (k >= 6 && p->mode != TRC_MODE_STACK) {
+    if (k >= 6 && p->mode != TRC_MODE_STACK && p->mode != TRC_MODE_STACK2) {
         cli_error("%s needs --mode stack before it", names[k]);
         return -1;
     }

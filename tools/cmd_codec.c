@@ -81,7 +81,7 @@ static int parse_opts(int argc, char **argv, int want_out, opts *o)
     if (trc_params_check(&o->p) != TRC_OK) {
         cli_error("format parameters out of range: NT 2..32, fid-bits 1..31, "
                   "type-bits 3..16, value-bits 1..32, dict-bits 1..8 and at "
-                  "most the field's bits; stack mode: table-bits 4..12, "
+                  "most the field's bits; stack modes: table-bits 4..12, "
                   "stack-depth 1..64");
         return 2;
     }
@@ -468,10 +468,12 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
                (unsigned long long)bytes, bpr);
         if (stack)
             printf(",\n \"stack\": {\"predicted\": %llu, \"top_exits\": %llu, "
+                   "\"os_predicted\": %llu, "
                    "\"delta\": {\"eq\": %llu, \"near\": %llu, \"length\": %llu, "
                    "\"escape\": %llu}}",
                    (unsigned long long)s->predicted,
                    (unsigned long long)s->top_exits,
+                   (unsigned long long)s->os_predicted,
                    (unsigned long long)s->delta_sym[0],
                    (unsigned long long)s->delta_sym[1],
                    (unsigned long long)s->delta_sym[2],
@@ -514,6 +516,9 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
                "%.1f%%, through the dictionary %.1f%%\n",
                pct(s->predicted, s->function), pct(s->top_exits, s->function),
                pct(s->lookups[0], s->function));
+        if (s->os_predicted) /* stack mode 2's OS context table */
+            printf("stack mode 2: OS records predicted %.1f%%\n",
+                   pct(s->os_predicted, s->os));
         printf("stack mode deltas: equal %.1f%%, off by one %.1f%%, bit length "
                "%.1f%%, escaped %.1f%%\n", pct(s->delta_sym[0], n),
                pct(s->delta_sym[1], n), pct(s->delta_sym[2], n),
