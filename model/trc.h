@@ -159,6 +159,7 @@ typedef struct {
     trc_pentry otab[1u << TRC_SO_MAX]; /* OS context table */
     uint32_t ptype, pval;       /* type and value of the last OS record */
     unsigned pk;                /* 1 when the last raw record was OS */
+    unsigned nc;                /* class of the last NP after an OS record */
     unsigned ld;                /* NEAR phase: 0 none, 1 up, 2 down */
 } trc_stk;
 

@@ -172,12 +172,14 @@ static trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
     return err;
 }
 
-/* Whether the next rank code is NP's in alpha[0..n). Does not advance. */
+/* Whether the next rank code is NP's (or NPX's) in alpha[0..n). Does not
+ * advance. */
 static int is_np(const bitr *r, const uint8_t *alpha, unsigned n)
 {
     uint64_t v = peek(r);
     unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
-    return ones < n - 1u && alpha[ones] == SYM_NP;
+    unsigned i = ones < n - 1u ? ones : n - 1u;
+    return alpha[i] == SYM_NP || alpha[i] == SYM_NPX;
 }
 
 /* Paper mode: timestamp, kind bit, then the function or type/value codes.
@@ -254,7 +256,7 @@ static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
 }
 
 /* Stack mode 2, an OS record through the OS context entry, mirror of
- * put_stack2_os(); np_done: its NP (and class bit) were read already. */
+ * put_stack2_os(); np_done: its NP was read already (step 1). */
 static trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_done,
                                uint32_t *delta, uint32_t *type, uint32_t *val)
 {
@@ -264,7 +266,8 @@ static trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_done,
     unsigned oidx = trc_stk_oindex(p, s);
     const trc_pentry oe = s->otab[oidx];
     uint8_t alpha[TRC_RANK_MAX];
-    unsigned n = trc_stk_alphabet(&oe, 1, 0, alpha);
+    unsigned n = s->pk ? trc_stk_oalphabet(&oe, alpha)
+                       : trc_stk_alphabet(&oe, 1, 0, alpha);
     int pred = !np_done && !is_np(r, alpha, n);
     if (!pred) {
         if (!np_done) {
@@ -301,16 +304,16 @@ static trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
     *os = 0;
     if (s->pk) {
         unsigned oidx = trc_stk_oindex(p, s);
-        n = trc_stk_alphabet(&s->otab[oidx], 1, 0, alpha);
+        n = trc_stk_oalphabet(&s->otab[oidx], alpha);
         if (!is_np(r, alpha, n)) {
             *os = 1;
             return get_stack2_os(d, r, 0, delta, type, val);
         }
         uint64_t start = r->pos;
-        get_rank(r, alpha, n);
-        unsigned cls = get(r, 1);
+        unsigned fn = (get_rank(r, alpha, n) == SYM_NP) == (s->nc == 1);
         st->kind_bits += r->pos - start;
-        if (!cls) {
+        s->nc = fn;
+        if (!fn) {
             *os = 1;
             return get_stack2_os(d, r, 1, delta, type, val);
         }
@@ -328,6 +331,7 @@ static trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
         st->kind_bits += r->pos - start;
         if (cls == 3) {
             *os = 1;
+            s->pk = 0;
             return get_stack2_os(d, r, 0, delta, type, val);
         }
         n = trc_stk_alphabet(&en, 0, ld != TRC_LD_NONE, alpha);

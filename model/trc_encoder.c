@@ -186,10 +186,9 @@ static void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
 }
 
 /* Stack mode 2, an OS record through the OS context entry: predicted, its
- * delta symbol alone; else NP, then (when cls) the class bit 0, the delta
- * symbol without NP, the type and value codes. */
-static void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r,
-                          int cls)
+ * delta symbol alone; else NP (after an OS record, the NP of class OS), the
+ * delta symbol without NP, the type and value codes. */
+static void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r)
 {
     const trc_params *p = &e->p;
     trc_stk *s = &e->stk;
@@ -198,11 +197,11 @@ static void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r,
     uint32_t d = (uint32_t)r->delta;
     int pred = r->a == oe.key && r->b == oe.val;
     uint8_t alpha[TRC_RANK_MAX];
-    unsigned n = trc_stk_alphabet(&oe, 1, 0, alpha);
+    unsigned n = s->pk ? trc_stk_oalphabet(&oe, alpha)
+                       : trc_stk_alphabet(&oe, 1, 0, alpha);
     if (!pred) {
-        put_rank(w, alpha, n, SYM_NP);
-        if (cls)
-            put(w, 0, 1);
+        put_rank(w, alpha, n, !s->pk || s->nc == 0 ? SYM_NP : SYM_NPX);
+        s->nc = s->pk ? 0 : s->nc;
         n = trc_stk_alphabet(&oe, 0, 0, alpha);
     }
     unsigned sym = trc_stk_symbol(&oe, d, TRC_LD_NONE);
@@ -216,11 +215,11 @@ static void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r,
 }
 
 /* Stack mode 2 (docs/format.md 4.8). After an OS record the OS context
- * entry codes first, and its NP carries a class bit (0 OS, 1 function);
- * otherwise, and after that class bit 1, the function context entry codes as
- * in stack mode, with the NEAR phase, a dictionary without the exit flip,
- * and the class before the delta symbol; class 11 hands the record to the
- * OS context entry. */
+ * entry codes first: a function record is its NP of class function (NP when
+ * the last such NP was of that class, else NPX), then the function context
+ * entry codes as in stack mode, with the NEAR phase, a dictionary without
+ * the exit flip, and the class before the delta symbol; class 11 hands the
+ * record to the OS context entry. */
 static void put_stack2(trc_encoder *e, bitw *w, const trc_record *r)
 {
     const trc_params *p = &e->p;
@@ -230,13 +229,13 @@ static void put_stack2(trc_encoder *e, bitw *w, const trc_record *r)
     unsigned n;
     if (s->pk) {
         if (!fn) {
-            put_stack2_os(e, w, r, 1);
+            put_stack2_os(e, w, r);
             return;
         }
         unsigned oidx = trc_stk_oindex(p, s);
-        n = trc_stk_alphabet(&s->otab[oidx], 1, 0, alpha);
-        put_rank(w, alpha, n, SYM_NP);
-        put(w, 1, 1);
+        n = trc_stk_oalphabet(&s->otab[oidx], alpha);
+        put_rank(w, alpha, n, s->nc == 1 ? SYM_NP : SYM_NPX);
+        s->nc = 1;
     }
     unsigned idx = trc_stk_index(p, s);
     const trc_pentry en = s->tab[idx];
@@ -249,7 +248,7 @@ static void put_stack2(trc_encoder *e, bitw *w, const trc_record *r)
         put_rank(w, alpha, n, SYM_NP);
         if (!fn) {
             put(w, 3, 2);
-            put_stack2_os(e, w, r, 0);
+            put_stack2_os(e, w, r);
             return;
         }
         int top = r->kind == TRC_EXIT && r->a == trc_stk_top(s);

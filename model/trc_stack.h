@@ -16,14 +16,14 @@
  * SYM_NEARO the other one. */
 enum {
     SYM_EQ, SYM_NEAR, SYM_L0, SYM_LP1, SYM_LM1, SYM_LP2, SYM_LM2, SYM_LP3,
-    SYM_LM3, SYM_LP4, SYM_NP, SYM_ESC, SYM_NEARO, SYM__COUNT
+    SYM_LM3, SYM_LP4, SYM_NP, SYM_ESC, SYM_NEARO, SYM_NPX, SYM__COUNT
 };
 #define TRC_PD_MAX 4095u /* stored deltas saturate here (12 bits) */
 #define TRC_RANK_MAX 13  /* longest alphabet: 11 symbols + NP + ESC */
 enum { TRC_LD_NONE, TRC_LD_UP, TRC_LD_DOWN }; /* stack mode 2 NEAR phase */
 
 static const int8_t trc_sym_j[SYM__COUNT] = {0, 0, 0, 1, -1, 2, -2, 3, -3, 4,
-                                             0, 0, 0};
+                                             0, 0, 0, 0};
 
 /* The symbol order of each delta mode; NP and ESC are placed by
  * trc_stk_alphabet(). Near mode favours EQ/NEAR, noisy mode the lengths. */
@@ -84,8 +84,18 @@ static inline void trc_stk_reset(const trc_params *p, trc_stk *s)
     s->t = s->c = 0;
     s->prev = 0;
     s->ptype = s->pval = 0;
-    s->pk = 0;
+    s->pk = s->nc = 0;
     s->ld = TRC_LD_NONE;
+}
+
+/* Stack mode 2: the OS entry's alphabet after an OS record, 4.7's with NP
+ * (NP: not predicted, class nc) and NPX (the other class) after ESC. */
+static inline unsigned trc_stk_oalphabet(const trc_pentry *o,
+                                         uint8_t alpha[TRC_RANK_MAX])
+{
+    unsigned n = trc_stk_alphabet(o, 1, 0, alpha);
+    alpha[n++] = SYM_NPX;
+    return n;
 }
 
 /* |d - pd| == 1, in 64 bits: d + 1 wraps at NT = 32. */
