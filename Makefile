@@ -56,6 +56,16 @@ $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(CLI_SRCS) $(wildcard model/*.h tools/*
 	  -fno-sanitize-recover=all -Imodel -Itools $< $(LIB_SRCS) $(CLI_SRCS) -lm -o $@
 TEST_DEPS += $(FUZZ)
 
+# HDL file lists and the format's parameters, taken from trc.core, the one
+# place they are written (tools/corefiles.py): CORE_<FILESET> (files),
+# CORE_INC_<FILESET> (include folders), CORE_HDR_<FILESET> (include files),
+# CORE_PARAMS (NAME=VALUE defaults). Make remakes it when trc.core changes.
+$(B)/core.mk: trc.core tools/corefiles.py
+	@mkdir -p $(B)
+	@python3 -c 'import yaml' 2>/dev/null || tools/install-deps.sh
+	@python3 tools/corefiles.py --make > $@.tmp && mv $@.tmp $@
+include $(B)/core.mk
+
 # Each area adds its own targets in a fragment (sim/sim.mk, fpga/fpga.mk...).
 -include $(wildcard */*.mk)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""FPGA flows of the trc cores and the LZ4 baseline (issue 4).
+"""FPGA flows of the trc cores and the LZ4 baseline.
 
   flow.py synth DESIGN ARCH OUT.json   synthesis only of the core itself (its
                                        ports are the top's ports): cell counts
@@ -34,11 +34,16 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PAPER = {"NT": 23, "FID_W": 15, "TYPE_W": 7, "VAL_W": 16, "ND_F": 3, "ND_T": 3, "ND_V": 3}
-TRC_RTL = "rtl/trc_*.v"
-LZ4_RTL = "rtl/lz4/trc_lz4_*.v"
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import corefiles  # noqa: E402  (trc.core: file sets and the paper's parameters)
 
-# name: (core top, wrapper top, rtl glob, parameters, label)
+CORE = corefiles.load()
+PAPER = {k: int(v) for k, v in (p.split("=") for p in corefiles.params(CORE))
+         if k in ("NT", "FID_W", "TYPE_W", "VAL_W", "ND_F", "ND_T", "ND_V")}
+TRC_RTL = "rtl"  # trc.core file sets
+LZ4_RTL = "lz4"
+
+# name: (core top, wrapper top, trc.core file set, parameters, label)
 DESIGNS = {
     "trc_enc_w32": ("trc_enc", "trc_fpga_enc", TRC_RTL, dict(PAPER, OUT_W=32),
                     "trc_enc, paper params, OUT_W=32"),
@@ -88,11 +93,11 @@ def yosys_cmd(arch):
 
 def synth_script(design, arch, top, json_out=None):
     core, _wrap, rtl, params, _ = DESIGNS[design]
-    files = " ".join(sorted(glob.glob(os.path.join(ROOT, rtl))))
-    files = " ".join(os.path.relpath(f, ROOT) for f in files.split())
+    files = " ".join(corefiles.files(CORE, [rtl]))
     if top != core:
         files += " fpga/%s.v" % top
-    s = "read_verilog -sv %s; " % files
+    inc = "".join(" -I%s" % d for d in corefiles.incdirs(CORE, [rtl]))
+    s = "read_verilog -sv%s %s; " % (inc, files)
     s += "".join("chparam -set %s %d %s; " % (k, v, top) for k, v in params.items())
     if arch == "ice40":
         s += "synth_ice40 -top %s" % top

@@ -1,4 +1,4 @@
-# fpga/fpga.mk - FPGA flows (issue 4), included by the top Makefile.
+# fpga/fpga.mk - FPGA flows, included by the top Makefile.
 #   make fpga        every flow, then reports/fpga.md, reports/fpga.json and
 #                    reports/fpga.svg (slow: not part of make test)
 #   make fpga-quick  the quick synthesis-only check of both cores
@@ -10,8 +10,8 @@ FPGA_SEEDS ?= 1 2 3
 FPGA_JOBS  ?= 2
 FPGA_ICE40 := trc_enc_w32 trc_enc_w64 trc_stack_w64 trc_stack8_w64 trc_core lz4_w12
 FPGA_ECP5  := $(FPGA_ICE40) lz4_w16
-FPGA_SRC   := fpga/flow.py $(wildcard fpga/trc_fpga_*.v) $(wildcard constraints/*) \
-              $(wildcard rtl/trc_*.v) $(wildcard rtl/lz4/trc_lz4_*.v)
+FPGA_SRC   := fpga/flow.py tools/corefiles.py trc.core $(CORE_FPGA) $(CORE_CONSTRAINTS) \
+              $(CORE_RTL) $(CORE_HDR_RTL) $(CORE_LZ4)
 comma := ,
 empty :=
 space := $(empty) $(empty)

@@ -4,7 +4,7 @@
 #   build/lz4/sim_<set>/trc_lz4_sim   trc_lz4_core vs the model, per set
 #   build/lz4/data/<trace>.bin        tests/data/<trace>.txt.xz in bin v1
 LZ4_DIR  := $(B)/lz4
-LZ4_RTL  := $(wildcard rtl/lz4/trc_lz4_*.v)
+LZ4_RTL  := $(CORE_LZ4)
 LZ4_WARN := -std=c99 -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror
 # Parameter sets: WIN_BITS OUT_AW LIT_AW
 LZ4_SETS   := w12 w16 small

@@ -62,9 +62,11 @@ static void skip_blanks(const char *s, size_t len, size_t *i)
 trc_error trc_text_parse(const trc_params *p, const char *line, size_t len,
                          trc_record *r, int *is_record, size_t *col)
 {
-    size_t i = 0;
+    size_t i = 0, a_at, b_at;
     trc_error why = TRC_OK;
     uint64_t delta, a, b = 0;
+    unsigned kind;
+    char k;
 
     *is_record = 0;
     *col = 0;
@@ -77,8 +79,8 @@ trc_error trc_text_parse(const trc_params *p, const char *line, size_t len,
     if (!parse_num(line, len, &i, UINT64_MAX, &delta, &why))
         goto fail;
     skip_blanks(line, len, &i);
-    char k = i < len ? line[i] : '\0';
-    unsigned kind = k == 'E' ? TRC_ENTRY : k == 'X' ? TRC_EXIT
+    k = i < len ? line[i] : '\0';
+    kind = k == 'E' ? TRC_ENTRY : k == 'X' ? TRC_EXIT
                   : k == 'O' ? TRC_OS : k == 'L' ? TRC_LOST : 99u;
     if (kind == 99u || (i + 1 < len && !is_blank(line[i + 1]))) {
         why = TRC_ERR_SYNTAX; /* a kind is one of the letters E X O L */
@@ -86,11 +88,11 @@ trc_error trc_text_parse(const trc_params *p, const char *line, size_t len,
     }
     i++;
     skip_blanks(line, len, &i);
-    size_t a_at = i;
+    a_at = i;
     if (!parse_num(line, len, &i, UINT32_MAX, &a, &why))
         goto fail;
     skip_blanks(line, len, &i);
-    size_t b_at = i;
+    b_at = i;
     if (kind == TRC_OS) {
         if (!parse_num(line, len, &i, UINT32_MAX, &b, &why))
             goto fail;

@@ -12,6 +12,7 @@
 //   LANE_W                   - packer lane width (trc_packer)
 //   EW                       - end-position bits: 2^EW > LANE_W - 1 + MAXLEN
 `default_nettype none
+`include "trc_format.vh"
 
 module trc_coder #(
     parameter NT     = 23,
@@ -48,8 +49,8 @@ module trc_coder #(
     localparam TSW = NZ + NT - 1;
     localparam FW  = 1 + FID_W;
     localparam OWL = $clog2(LANE_W);
-    localparam [TYPE_W-1:0] T_END  = {TYPE_W{1'b1}} - 1'b1;
-    localparam [TYPE_W-1:0] T_SYNC = {TYPE_W{1'b1}} - {{(TYPE_W-2){1'b0}}, 2'd2};
+    localparam [TYPE_W-1:0] T_END  = `TRC_T_END(TYPE_W);
+    localparam [TYPE_W-1:0] T_SYNC = `TRC_T_SYNC(TYPE_W);
 
     // Payload cases (kind bit included): function hit / miss, OS type and
     // value hit (h) or miss (m). Lengths minus one, sized for the end field.

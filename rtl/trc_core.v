@@ -13,6 +13,7 @@
 //              wait for room less than 2^DT_W-1 ticks
 //   INFO_W   - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
 `default_nettype none
+`include "trc_format.vh"
 
 module trc_core #(
     parameter NT       = 23,
@@ -30,7 +31,7 @@ module trc_core #(
     parameter PRESCALE = 1,
     parameter FIFO_AW  = 4,
     parameter DT_W     = 48,
-    parameter INFO_W   = (1 + FID_W > TYPE_W + VAL_W) ? 1 + FID_W : TYPE_W + VAL_W
+    parameter INFO_W   = `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -51,24 +52,12 @@ module trc_core #(
     localparam REC_W = 1 + NT + INFO_W;
 
     generate
-        if (PRESCALE < 1) begin : g_bad_prescale
-`ifndef __ICARUS__
-            $error("trc_core: PRESCALE must be >= 1");
-`endif
-            trc_bad_param_PRESCALE u_stop ();
-        end
-        if (FIFO_AW < 1 || FIFO_AW > 16) begin : g_bad_fifo_aw
-`ifndef __ICARUS__
-            $error("trc_core: FIFO_AW must be 1..16");
-`endif
-            trc_bad_param_FIFO_AW u_stop ();
-        end
-        if (DT_W <= NT || DT_W > 64) begin : g_bad_dt_w
-`ifndef __ICARUS__
-            $error("trc_core: DT_W must be NT+1..64");
-`endif
-            trc_bad_param_DT_W u_stop ();
-        end
+        `TRC_PARAM_CHECK(PRESCALE >= 1, g_bad_prescale, trc_bad_param_PRESCALE,
+                         "trc_core: PRESCALE must be >= 1")
+        `TRC_PARAM_CHECK(FIFO_AW >= 1 && FIFO_AW <= 16, g_bad_fifo_aw, trc_bad_param_FIFO_AW,
+                         "trc_core: FIFO_AW must be 1..16")
+        `TRC_PARAM_CHECK(DT_W > NT && DT_W <= 64, g_bad_dt_w, trc_bad_param_DT_W,
+                         "trc_core: DT_W must be NT+1..64")
     endgenerate
 
     wire [REC_W-1:0] ts_rec, fi_rec;

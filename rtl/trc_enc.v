@@ -20,6 +20,7 @@
 //   SD     - stack mode: shadow call stack depth, 1..64 (default 16)
 //   INFO_W - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
 `default_nettype none
+`include "trc_format.vh"
 
 module trc_enc #(
     parameter NT     = 23,
@@ -34,7 +35,7 @@ module trc_enc #(
     parameter MODE   = 0,
     parameter SK     = 9,
     parameter SD     = 16,
-    parameter INFO_W = (1 + FID_W > TYPE_W + VAL_W) ? 1 + FID_W : TYPE_W + VAL_W
+    parameter INFO_W = `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -64,71 +65,34 @@ module trc_enc #(
     localparam LENW   = $clog2(MAXLEN + 1);
     localparam REC_W  = 1 + NT + INFO_W;
 
-    // ---- parameter checks: a message where the tool can print one, then a
-    // missing module, which stops Verilator, Icarus and Yosys alike.
+    // ---- parameter checks (trc_format.vh): each stops every tool
     generate
-        if (NT < 2 || NT > 32) begin : g_bad_nt
-`ifndef __ICARUS__
-            $error("trc_enc: NT must be 2..32");
-`endif
-            trc_bad_param_NT u_stop ();
-        end
-        if (FID_W < 1 || FID_W > 31) begin : g_bad_fid_w
-`ifndef __ICARUS__
-            $error("trc_enc: FID_W must be 1..31");
-`endif
-            trc_bad_param_FID_W u_stop ();
-        end
-        if (TYPE_W < 3 || TYPE_W > 16) begin : g_bad_type_w
-`ifndef __ICARUS__
-            $error("trc_enc: TYPE_W must be 3..16");
-`endif
-            trc_bad_param_TYPE_W u_stop ();
-        end
-        if (VAL_W < 1 || VAL_W > 32) begin : g_bad_val_w
-`ifndef __ICARUS__
-            $error("trc_enc: VAL_W must be 1..32");
-`endif
-            trc_bad_param_VAL_W u_stop ();
-        end
-        if (ND_F < 1 || ND_F > 8 || ND_F > FID_W || ND_T < 1 || ND_T > 8 ||
-            ND_T > TYPE_W || ND_V < 1 || ND_V > 8 || ND_V > VAL_W) begin : g_bad_nd
-`ifndef __ICARUS__
-            $error("trc_enc: ND_F/ND_T/ND_V must be 1..8 and <= their field width");
-`endif
-            trc_bad_param_ND u_stop ();
-        end
-        if (OUT_W != 8 && OUT_W != 16 && OUT_W != 32 && OUT_W != 64) begin : g_bad_out_w
-`ifndef __ICARUS__
-            $error("trc_enc: OUT_W must be 8, 16, 32 or 64");
-`endif
-            trc_bad_param_OUT_W u_stop ();
-        end
-        if (INFO_W != ((1 + FID_W > TYPE_W + VAL_W) ? 1 + FID_W : TYPE_W + VAL_W))
-        begin : g_bad_info_w
-`ifndef __ICARUS__
-            $error("trc_enc: INFO_W is derived, leave it at its default");
-`endif
-            trc_bad_param_INFO_W u_stop ();
-        end
-        if (MODE != 0 && MODE != 1) begin : g_bad_mode
-`ifndef __ICARUS__
-            $error("trc_enc: MODE must be 0 (paper) or 1 (stack)");
-`endif
-            trc_bad_param_MODE u_stop ();
-        end
-        if (MODE == 1 && (SK < 4 || SK > 12 || SD < 1 || SD > 64)) begin : g_bad_stack
-`ifndef __ICARUS__
-            $error("trc_enc: stack mode needs SK 4..12 and SD 1..64");
-`endif
-            trc_bad_param_SK_SD u_stop ();
-        end
-        if (SYNC_EVERY < 0 || SYNC_EVERY > (1 << 30)) begin : g_bad_sync_every
-`ifndef __ICARUS__
-            $error("trc_enc: SYNC_EVERY must be 0..2^30");
-`endif
-            trc_bad_param_SYNC_EVERY u_stop ();
-        end
+        `TRC_PARAM_CHECK(NT >= 2 && NT <= 32, g_bad_nt, trc_bad_param_NT,
+                         "trc_enc: NT must be 2..32")
+        `TRC_PARAM_CHECK(FID_W >= 1 && FID_W <= 31, g_bad_fid_w, trc_bad_param_FID_W,
+                         "trc_enc: FID_W must be 1..31")
+        `TRC_PARAM_CHECK(TYPE_W >= 3 && TYPE_W <= 16, g_bad_type_w, trc_bad_param_TYPE_W,
+                         "trc_enc: TYPE_W must be 3..16")
+        `TRC_PARAM_CHECK(VAL_W >= 1 && VAL_W <= 32, g_bad_val_w, trc_bad_param_VAL_W,
+                         "trc_enc: VAL_W must be 1..32")
+        `TRC_PARAM_CHECK(ND_F >= 1 && ND_F <= 8 && ND_F <= FID_W &&
+                         ND_T >= 1 && ND_T <= 8 && ND_T <= TYPE_W &&
+                         ND_V >= 1 && ND_V <= 8 && ND_V <= VAL_W, g_bad_nd, trc_bad_param_ND,
+                         "trc_enc: ND_F/ND_T/ND_V must be 1..8 and <= their field width")
+        `TRC_PARAM_CHECK(OUT_W == 8 || OUT_W == 16 || OUT_W == 32 || OUT_W == 64,
+                         g_bad_out_w, trc_bad_param_OUT_W,
+                         "trc_enc: OUT_W must be 8, 16, 32 or 64")
+        `TRC_PARAM_CHECK(INFO_W == `TRC_INFO_W(FID_W, TYPE_W, VAL_W), g_bad_info_w,
+                         trc_bad_param_INFO_W,
+                         "trc_enc: INFO_W is derived, leave it at its default")
+        `TRC_PARAM_CHECK(MODE == 0 || MODE == 1, g_bad_mode, trc_bad_param_MODE,
+                         "trc_enc: MODE must be 0 (paper) or 1 (stack)")
+        `TRC_PARAM_CHECK(MODE != 1 || (SK >= 4 && SK <= 12 && SD >= 1 && SD <= 64),
+                         g_bad_stack, trc_bad_param_SK_SD,
+                         "trc_enc: stack mode needs SK 4..12 and SD 1..64")
+        `TRC_PARAM_CHECK(SYNC_EVERY >= 0 && SYNC_EVERY <= (1 << 30), g_bad_sync_every,
+                         trc_bad_param_SYNC_EVERY,
+                         "trc_enc: SYNC_EVERY must be 0..2^30")
     endgenerate
 
     // ---- stage 1: input register slice (s_axis_tready straight from a flop)
@@ -151,7 +115,7 @@ module trc_enc #(
             localparam FCW = $clog2(SYNC_EVERY + 1) + 1;
             localparam integer SE_I = SYNC_EVERY;
             localparam [FCW-1:0] FR_N = SE_I[FCW-1:0];
-            localparam [TYPE_W-1:0] T_SYNC = {TYPE_W{1'b1}} - {{(TYPE_W-2){1'b0}}, 2'd2};
+            localparam [TYPE_W-1:0] T_SYNC = `TRC_T_SYNC(TYPE_W);
             reg [FCW-1:0]   fr_q, fr_d;     // trace records in this frame
             reg [REC_W-1:0] sync_rec;
             wire [TYPE_W-1:0] in_type = in_rec[VAL_W +: TYPE_W];

@@ -17,6 +17,7 @@
 //   SK - predictor table index bits, 4..12
 //   SD - shadow call stack depth, 1..64
 `default_nettype none
+`include "trc_format.vh"
 
 module trc_stkcoder #(
     parameter NT     = 23,
@@ -59,8 +60,8 @@ module trc_stkcoder #(
     localparam TL  = 11 + TSW;           // tail: delta rank code + payload
     localparam PW  = TL + 9;             // NP code + tail
     localparam HV  = FID_W + (SK - 2 > 3 ? SK - 2 : 3) + 1;
-    localparam [TYPE_W-1:0] T_END  = {TYPE_W{1'b1}} - 1'b1;
-    localparam [TYPE_W-1:0] T_SYNC = {TYPE_W{1'b1}} - {{(TYPE_W-2){1'b0}}, 2'd2};
+    localparam [TYPE_W-1:0] T_END  = `TRC_T_END(TYPE_W);
+    localparam [TYPE_W-1:0] T_SYNC = `TRC_T_SYNC(TYPE_W);
     localparam [PDW-1:0] PD_MAX = {PDW{1'b1}};
     localparam FW_C = ND_F + 1 + FID_W, OW_C = ND_T + TYPE_W + ND_V + VAL_W;
     localparam FULL = 21 + TSW + (FW_C > OW_C ? FW_C : OW_C); // longest record

@@ -10,6 +10,7 @@
 //   PRESCALE                  - clock cycles per tick, >= 1
 //   DT_W                      - ticks counter width, > NT
 `default_nettype none
+`include "trc_format.vh"
 
 module trc_tstamp #(
     parameter NT       = 23,
@@ -37,9 +38,9 @@ module trc_tstamp #(
     localparam integer PRE_LAST_I = PRESCALE - 1;
     localparam [PW-1:0]     PRE_LAST = PRE_LAST_I[PW-1:0];
     localparam [NT-1:0]     MAXD     = {NT{1'b1}};
-    localparam [TYPE_W-1:0] T_EXT    = {TYPE_W{1'b1}};
-    localparam [TYPE_W-1:0] T_END    = {TYPE_W{1'b1}} - 1'b1;
-    localparam [TYPE_W-1:0] T_LOST   = {TYPE_W{1'b1}} - {{(TYPE_W-3){1'b0}}, 3'd3};
+    localparam [TYPE_W-1:0] T_EXT    = `TRC_T_TIME_EXT(TYPE_W);
+    localparam [TYPE_W-1:0] T_END    = `TRC_T_END(TYPE_W);
+    localparam [TYPE_W-1:0] T_LOST   = `TRC_T_LOST(TYPE_W);
     // Dropped events are counted in LW bits; a LOST record carries at most
     // VMAX = 2^VAL_W-1.
     localparam LW = 48;

@@ -6,39 +6,46 @@
 # writes build/sim/trc.fst for `gtkwave build/sim/trc.fst sim/trc.gtkw`.
 
 SIM_DIR := $(B)/sim
-RTL_V   := $(wildcard rtl/trc_*.v)
+# trc.core's file sets (the top Makefile's $(B)/core.mk)
+RTL_V    := $(CORE_RTL)
+RTL_DEPS := $(CORE_RTL) $(CORE_HDR_RTL) $(CORE_WAIVERS)
 SIM_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique \
-              --x-initial unique +define+TRC_ASSERT rtl/lint.vlt
+              --x-initial unique +define+TRC_ASSERT $(addprefix -I,$(CORE_INC_RTL)) \
+              $(CORE_WAIVERS)
 # Only these builds can write a waveform (--wave): tracing nearly doubles a
 # build's compile time, and the regression's other builds never dump one.
 SIM_WAVE_BUILDS := enc_paper core_paper
 
-# Format parameter sets of the regression (issue 3, item 6).
-SIM_P_BASE  := NT=23 FID_W=15 TYPE_W=7 VAL_W=16
+# $(call with,LIST,NAME=VALUE...): the parameter list LIST with the given
+# values set (added or replacing the ones of the same names).
+with = $(filter-out $(foreach a,$(2),$(firstword $(subst =, ,$(a)))=%),$(1)) $(2)
+
+# Format parameter sets of the regression: the paper's (trc.core's defaults)
+# and variations of it.
 SIM_SETS    := paper nd2 nd4 nt16 fid8
-SIM_P_paper := $(SIM_P_BASE) ND_F=3 ND_T=3 ND_V=3
-SIM_P_nd2   := $(SIM_P_BASE) ND_F=2 ND_T=2 ND_V=2
-SIM_P_nd4   := $(SIM_P_BASE) ND_F=4 ND_T=4 ND_V=4
-SIM_P_nt16  := NT=16 FID_W=15 TYPE_W=7 VAL_W=16 ND_F=3 ND_T=3 ND_V=3
-SIM_P_fid8  := NT=23 FID_W=8 TYPE_W=7 VAL_W=16 ND_F=3 ND_T=3 ND_V=3
+SIM_P_paper := $(filter NT=% FID_W=% TYPE_W=% VAL_W=% ND_%,$(CORE_PARAMS))
+SIM_P_nd2   := $(call with,$(SIM_P_paper),ND_F=2 ND_T=2 ND_V=2)
+SIM_P_nd4   := $(call with,$(SIM_P_paper),ND_F=4 ND_T=4 ND_V=4)
+SIM_P_nt16  := $(call with,$(SIM_P_paper),NT=16)
+SIM_P_fid8  := $(call with,$(SIM_P_paper),FID_W=8)
 # Beyond the matrix: 64-bit records, coded records up to 76 bits (> OUT_W,
 # the packer's general case), a 255-entry and a 1-entry dictionary.
 SIM_SETS    += wide tiny
 SIM_P_wide  := NT=31 FID_W=31 TYPE_W=8 VAL_W=16 ND_F=8 ND_T=1 ND_V=5
 # The smallest format: seeded random traces only (the samples do not fit).
 SIM_P_tiny  := NT=2 FID_W=1 TYPE_W=3 VAL_W=1 ND_F=1 ND_T=1 ND_V=1
-# Frames (issue 7): SYNC after every SYNC_EVERY trace records, the model
+# Frames: SYNC after every SYNC_EVERY trace records, the model
 # inserts the same SYNCs; SYNC_EVERY = 1 is the edge case (a SYNC each record).
 SIM_SETS    += paperf tinyf
 SIM_P_paperf := $(SIM_P_paper) SYNC_EVERY=64
 SIM_P_tinyf  := $(SIM_P_tiny) SYNC_EVERY=1
-# Stack mode (issue 6): the same harness on its own sets. Every set moves
+# Stack mode: the same harness on its own sets. Every set moves
 # SK and SD off the defaults somewhere: tiny tables and stacks overflow,
 # the 64-deep stack and 4096-entry table are the top of the range.
 SIM_SETS     += stack snt16 sfid8 swide stiny stackf
 SIM_P_stack  := $(SIM_P_paper) MODE=1 SK=9 SD=16
 SIM_P_snt16  := $(SIM_P_nt16) MODE=1 SK=6 SD=4
-SIM_P_sfid8  := NT=23 FID_W=8 TYPE_W=7 VAL_W=16 ND_F=2 ND_T=2 ND_V=2 MODE=1 SK=12 SD=64
+SIM_P_sfid8  := $(call with,$(SIM_P_fid8),ND_F=2 ND_T=2 ND_V=2 MODE=1 SK=12 SD=64)
 SIM_P_swide  := $(SIM_P_wide) MODE=1 SK=10 SD=2
 SIM_P_stiny  := $(SIM_P_tiny) MODE=1 SK=4 SD=1
 SIM_P_stackf := $(SIM_P_stack) SYNC_EVERY=64
@@ -48,12 +55,11 @@ SIM_P_stack8 := $(SIM_P_paper) MODE=1 SK=8 SD=16
 # trc_core builds: format parameters plus the front end's.
 CORE_SETS    := paper nt12 nt12f
 CORE_P_paper := $(SIM_P_paper) OUT_W=64 PRESCALE=1 FIFO_AW=4
-CORE_P_nt12  := NT=12 FID_W=15 TYPE_W=7 VAL_W=16 ND_F=3 ND_T=3 ND_V=3 \
-                OUT_W=8 PRESCALE=3 FIFO_AW=3
+CORE_P_nt12  := $(call with,$(SIM_P_paper),NT=12) OUT_W=8 PRESCALE=3 FIFO_AW=3
 # frames every 37 trace records; VAL_W = 8, so overflow storms overrun one
 # LOST record (255) and the count is split over several
-CORE_P_nt12f := NT=12 FID_W=15 TYPE_W=7 VAL_W=8 ND_F=3 ND_T=3 ND_V=3 \
-                OUT_W=16 PRESCALE=2 FIFO_AW=2 SYNC_EVERY=37
+CORE_P_nt12f := $(call with,$(SIM_P_paper),NT=12 VAL_W=8) OUT_W=16 PRESCALE=2 FIFO_AW=2 \
+                SYNC_EVERY=37
 
 # $(call sim_build,TOP,PARAMS,CPP,OUT): the same NAME=VALUE list goes to the
 # RTL (-G) and to the harness (-DTRC_P_NAME=VALUE).
@@ -67,13 +73,12 @@ define sim_build
 	  || { cat $(dir $(4))build.log; exit 1; }
 endef
 
-$(SIM_DIR)/enc_%/Vtrc_sim_enc: sim/trc_sim_enc.v $(RTL_V) sim/trc_sim_enc.cpp \
-    sim/trc_sim_util.h sim/trc_sim_wave.h rtl/lint.vlt $(B)/rel/libtrc.a
+$(SIM_DIR)/enc_%/Vtrc_sim_enc: $(CORE_SIM_ENC) $(CORE_HDR_SIM_ENC) $(RTL_DEPS) \
+    $(B)/rel/libtrc.a
 	$(call sim_build,trc_sim_enc,$(SIM_P_$*),sim/trc_sim_enc.cpp,$@)
 
-$(SIM_DIR)/core_%/Vtrc_sim_core: $(RTL_V) sim/trc_sim_core.cpp sim/trc_sim_util.h \
-    sim/trc_sim_wave.h \
-    rtl/lint.vlt $(B)/rel/libtrc.a
+$(SIM_DIR)/core_%/Vtrc_sim_core: $(RTL_DEPS) sim/trc_sim_core.cpp $(CORE_HDR_SIM_ENC) \
+    $(B)/rel/libtrc.a
 	$(call sim_build,trc_core,$(CORE_P_$*),sim/trc_sim_core.cpp,$@)
 
 # Directed-test vectors for Icarus, written by the C model.
@@ -101,15 +106,15 @@ wave: $(SIM_DIR)/enc_paper/Vtrc_sim_enc $(SIM_DIR)/data/lua_calls_t10.20k.txt
 	  --wave $(WAVE_FST)
 	@echo "wave: gtkwave $(WAVE_FST) sim/trc.gtkw"
 
-# ---- issue 7: soak (streaming harness, not in `make test`; the test suite
-# runs a 1M-record version). Paper parameters, SYNC every 4096 trace records;
+# ---- soak (streaming harness, not in `make test`; the test suite runs a
+# 1M-record version). Paper parameters, SYNC every 4096 trace records;
 # records are generated in the harness (seeded random chunks alternating with
 # the sample traces' 20k prefixes, looped), nothing is written to disk.
 SOAK_P       := $(SIM_P_paper) SYNC_EVERY=4096
 SOAK_RECORDS ?= 100000000
 SOAK_FLAGS   ?= --out-w 64 --stall-in 0.02 --stall-out 0.02 --seed 7
-$(SIM_DIR)/soak/Vtrc_sim_enc: sim/trc_sim_enc.v $(RTL_V) sim/trc_sim_soak.cpp \
-    sim/trc_sim_util.h sim/trc_sim_wave.h rtl/lint.vlt $(B)/rel/libtrc.a
+$(SIM_DIR)/soak/Vtrc_sim_enc: $(filter %.v,$(CORE_SIM_ENC)) $(RTL_DEPS) sim/trc_sim_soak.cpp \
+    $(CORE_HDR_SIM_ENC) $(B)/rel/libtrc.a
 	$(call sim_build,trc_sim_enc,$(SOAK_P),sim/trc_sim_soak.cpp,$@)
 SIM_BUILDS += $(SIM_DIR)/soak/Vtrc_sim_enc
 sim-deps: $(SIM_DIR)/soak/Vtrc_sim_enc

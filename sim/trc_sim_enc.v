@@ -6,6 +6,7 @@
 //   SK, SD as in trc_enc;
 //   REC_W - derived record width, do not set
 `default_nettype none
+`include "trc_format.vh"
 
 module trc_sim_enc #(
     parameter NT     = 23,
@@ -19,8 +20,7 @@ module trc_sim_enc #(
     parameter MODE   = 0,
     parameter SK     = 9,
     parameter SD     = 16,
-    parameter REC_W  = 1 + NT +
-        ((1 + FID_W > TYPE_W + VAL_W) ? 1 + FID_W : TYPE_W + VAL_W)
+    parameter REC_W  = 1 + NT + `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
 ) (
     input  wire             clk,
     input  wire             rst,

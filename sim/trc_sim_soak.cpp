@@ -15,8 +15,7 @@
 //      values and deltas), so nothing is lost, duplicated or altered.
 // At the end: records in = records decoded, frames = SYNCs seen.
 //
-// usage: trc_sim_soak --records N [--out-w W] [--stall-in P] [--stall-out P]
-//        [--seed S] [TRACE.txt...]
+// `trc_sim_soak --help` prints the options.
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -24,6 +23,8 @@
 #include "Vtrc_sim_enc.h"
 #include "verilated.h"
 
+#include "trc_sim_axis.h"
+#include "trc_sim_opts.h"
 #include "trc_sim_util.h"
 
 #ifndef TRC_P_SYNC_EVERY
@@ -112,248 +113,274 @@ struct Soak {
     }
 };
 
-int run(uint64_t n_records, unsigned out_w, double stall_in, double stall_out, uint64_t seed,
-        const std::vector<std::string> &traces)
+struct Opts {
+    uint64_t records = 1000000, seed = 1, out_w = 64;
+    double stall_in = 0, stall_out = 0;
+};
+
+std::vector<SimOpt> opt_table(Opts &o)
 {
-    Soak s;
-    s.p = sim_params();
-    s.seed = seed;
-    for (const std::string &t : traces) {
-        std::vector<trc_record> tr;
-        std::string err;
-        if (!sim_load_trace(t.c_str(), s.p, 0, false, tr, err)) {
-            fprintf(stderr, "soak: %s\n", err.c_str());
-            return 2;
-        }
-        if (!tr.empty())
-            s.samples.push_back(tr);
+    return {
+        {"--records", SimOpt::UINT, &o.records, "N  records to send (1000000)"},
+        {"--out-w", SimOpt::UINT, &o.out_w, "W  output width 8, 16, 32 or 64 (64)"},
+        {"--stall-in", SimOpt::DOUBLE, &o.stall_in, "P  chance of a cycle without tvalid"},
+        {"--stall-out", SimOpt::DOUBLE, &o.stall_out, "P  chance of a cycle without tready"},
+        {"--seed", SimOpt::UINT, &o.seed, "S  seeds records, stalls and initial state"},
+    };
+}
+
+// ---- drive and check: chunks in, bytes compared and decoded as they come
+
+class Bench {
+  public:
+    Bench(const Opts &o, Soak &s) : o_(o), s_(s), axis_((unsigned)o.out_w), rng_(o.seed) {}
+
+    bool setup()
+    {
+        if (trc_encoder_init(&s_.enc, &s_.p) != TRC_OK ||
+            trc_decoder_init(&dec_, &s_.p) != TRC_OK)
+            return false;
+        ctx_ = std::make_unique<VerilatedContext>();
+        ctx_->randReset(2);
+        ctx_->randSeed((int)(o_.seed & 0x7fffffff));
+        ctx_->fatalOnError(false);
+        top_ = std::make_unique<Vtrc_sim_enc>(ctx_.get(), "top");
+        unsigned sel = 0;
+        while ((8u << sel) != o_.out_w)
+            sel++;
+        top_->out_sel = sel;
+        return true;
     }
-    if (trc_encoder_init(&s.enc, &s.p) != TRC_OK)
-        return 2;
-    trc_decoder dec;
-    if (trc_decoder_init(&dec, &s.p) != TRC_OK)
-        return 2;
 
-    auto ctx = std::make_unique<VerilatedContext>();
-    ctx->randReset(2);
-    ctx->randSeed((int)(seed & 0x7fffffff));
-    ctx->fatalOnError(false);
-    auto top = std::make_unique<Vtrc_sim_enc>(ctx.get(), "top");
-    unsigned sel = 0;
-    while ((8u << sel) != out_w)
-        sel++;
-    top->out_sel = sel;
-    const unsigned kw = out_w / 8;
-    SimRng rng(seed);
+    int run()
+    {
+        auto t0 = std::chrono::steady_clock::now();
+        reset();
+        int rc = 0;
+        bool done = false;
+        while (rc == 0 && !done)
+            rc = cycle(done);
+        top_->final();
+        if (rc == 0 && !decode_some(true))
+            rc = 1;
+        if (rc == 0 && (decoded_ != made_ || !s_.want_rec.empty())) {
+            printf("LOST RECORDS: %llu in, %llu decoded\n", (unsigned long long)made_,
+                   (unsigned long long)decoded_);
+            rc = 1;
+        }
+        double secs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        printf("soak records %llu decoded %llu raw %llu bytes %llu frames %llu tlast %llu "
+               "cycles %llu out_w %u stall-in %.2f stall-out %.2f seed %llu sync_every %u "
+               "time %.1f s (%.2f M records/s) %s\n",
+               (unsigned long long)made_, (unsigned long long)decoded_,
+               (unsigned long long)raw_in_, (unsigned long long)bytes_,
+               (unsigned long long)dec_.st.sync, (unsigned long long)tlasts_,
+               (unsigned long long)cycle_, (unsigned)o_.out_w, o_.stall_in, o_.stall_out,
+               (unsigned long long)o_.seed, (unsigned)TRC_P_SYNC_EVERY, secs,
+               (double)made_ / secs / 1e6, rc ? "FAIL" : "PASS");
+        return rc;
+    }
 
-    std::vector<trc_record> raw;
-    size_t raw_pos = 0;
-    uint64_t made = 0, raw_in = 0, decoded = 0, bytes = 0, tlasts = 0, cycle = 0;
-    bool ended_input = false, presenting = false;
-    std::vector<uint8_t> pend; // RTL bytes the decoder has not finished
-    std::vector<trc_record> dout(8192);
-    int rc = 0;
-    auto t0 = std::chrono::steady_clock::now();
+  private:
+    const Opts &o_;
+    Soak &s_;
+    SimAxisOut axis_;
+    SimRng rng_;
+    trc_decoder dec_;
+    std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<Vtrc_sim_enc> top_;
 
-    auto decode_some = [&](bool final) -> bool {
+    std::vector<trc_record> raw_; // the chunk in flight
+    size_t raw_pos_ = 0;
+    uint64_t made_ = 0, raw_in_ = 0, decoded_ = 0, bytes_ = 0, tlasts_ = 0, cycle_ = 0;
+    uint64_t quiet_ = 0;
+    bool ended_input_ = false, presenting_ = false;
+    std::vector<uint8_t> pend_; // RTL bytes the decoder has not finished
+    std::vector<uint8_t> beat_;
+    std::vector<trc_record> dout_ = std::vector<trc_record>(8192);
+
+    void reset()
+    {
+        top_->rst = 1;
+        top_->s_axis_tvalid = 0;
+        top_->m_axis_tready = 0;
+        for (int i = 0; i < 4; i++) {
+            top_->clk = 0;
+            top_->eval();
+            top_->clk = 1;
+            top_->eval();
+        }
+        top_->rst = 0;
+    }
+
+    // Decodes what it can of the RTL's bytes; every record must be the next
+    // generated one. false (message printed) on a difference.
+    bool decode_some(bool final)
+    {
         size_t pos = 0;
         for (;;) {
             size_t used = 0, n = 0;
-            trc_error e = trc_decode(&dec, pend.data() + pos, pend.size() - pos, &used,
-                                     dout.data(), dout.size(), &n, final);
+            trc_error e = trc_decode(&dec_, pend_.data() + pos, pend_.size() - pos, &used,
+                                     dout_.data(), dout_.size(), &n, final);
             for (size_t i = 0; i < n; i++) {
-                const trc_record &g = dout[i];
-                if (s.want_rec.empty()) {
-                    printf("EXTRA RECORD decoded after %llu\n", (unsigned long long)decoded);
+                const trc_record &g = dout_[i];
+                if (s_.want_rec.empty()) {
+                    printf("EXTRA RECORD decoded after %llu\n", (unsigned long long)decoded_);
                     return false;
                 }
-                const trc_record &w = s.want_rec.front();
+                const trc_record &w = s_.want_rec.front();
                 if (g.kind != w.kind || g.a != w.a || g.b != w.b || g.delta != w.delta) {
                     printf("RECORD MISMATCH at record %llu: got kind %u a %u b %u delta %llu, "
                            "want kind %u a %u b %u delta %llu\n",
-                           (unsigned long long)decoded, g.kind, g.a, g.b,
+                           (unsigned long long)decoded_, g.kind, g.a, g.b,
                            (unsigned long long)g.delta, w.kind, w.a, w.b,
                            (unsigned long long)w.delta);
                     return false;
                 }
-                s.want_rec.pop_front();
-                decoded++;
+                s_.want_rec.pop_front();
+                decoded_++;
             }
             if (e != TRC_OK) {
                 printf("DECODE ERROR %s at bit offset %llu\n", trc_error_name(e),
-                       (unsigned long long)trc_decoder_bit_offset(&dec));
+                       (unsigned long long)trc_decoder_bit_offset(&dec_));
                 return false;
             }
             pos += used;
             if (used == 0 && n == 0)
                 break;
         }
-        pend.erase(pend.begin(), pend.begin() + (long)pos);
+        pend_.erase(pend_.begin(), pend_.begin() + (long)pos);
         return true;
-    };
+    }
 
-    // reset
-    top->rst = 1;
-    top->s_axis_tvalid = 0;
-    top->m_axis_tready = 0;
-    for (int i = 0; i < 4; i++) {
-        top->clk = 0;
-        top->eval();
-        top->clk = 1;
-        top->eval();
+    // The next chunk when the one in flight is all in; the final END last.
+    bool refill()
+    {
+        if (raw_pos_ != raw_.size() || ended_input_)
+            return true;
+        if (made_ < o_.records) {
+            size_t n = (size_t)std::min<uint64_t>(CHUNK, o_.records - made_);
+            if (!s_.next_chunk(n, raw_))
+                return false;
+            made_ += n;
+        } else {
+            // the final END goes through the RTL as a raw record too
+            raw_.assign(1, sim_marker(s_.p, TRC_TYPE_END(&s_.p)));
+            if (!s_.finish())
+                return false;
+            ended_input_ = true;
+        }
+        raw_pos_ = 0;
+        return true;
     }
-    top->rst = 0;
-    uint64_t quiet = 0;
-    for (;;) {
-        if (raw_pos == raw.size() && !ended_input) {
-            if (made < n_records) {
-                size_t n = (size_t)std::min<uint64_t>(CHUNK, n_records - made);
-                if (!s.next_chunk(n, raw))
-                    return 2;
-                made += n;
-            } else {
-                // the final END goes through the RTL as a raw record too
-                raw.assign(1, sim_marker(s.p, TRC_TYPE_END(&s.p)));
-                if (!s.finish())
-                    return 2;
-                ended_input = true;
+
+    // One accepted beat: bytes and tlast against the model, then to the
+    // decoder. 0 or 1.
+    int check_beat()
+    {
+        bool last = top_->m_axis_tlast;
+        beat_.clear();
+        if (!axis_.take(top_->m_axis_tdata, top_->m_axis_tkeep, last, beat_, bytes_))
+            return 1;
+        for (uint8_t b : beat_) {
+            if (s_.want.empty() || b != s_.want.front()) {
+                printf("MISMATCH at byte offset %llu: rtl 0x%02x model %s\n",
+                       (unsigned long long)bytes_, b,
+                       s_.want.empty() ? "(none)" : std::to_string(s_.want.front()).c_str());
+                return 1;
             }
-            raw_pos = 0;
+            s_.want.pop_front();
+            s_.want_base++;
+            pend_.push_back(b);
+            bytes_++;
         }
-        top->clk = 0;
-        top->eval();
-        if (!presenting && raw_pos < raw.size())
-            presenting = !rng.chance(stall_in);
-        top->s_axis_tvalid = presenting;
-        top->s_axis_tdata = presenting ? sim_pack(s.p, raw[raw_pos]) : 0;
-        top->m_axis_tready = !rng.chance(stall_out);
-        top->eval();
-        bool in_fire = top->s_axis_tvalid && top->s_axis_tready;
-        if (top->m_axis_tvalid && top->m_axis_tready) {
-            uint64_t data = top->m_axis_tdata;
-            unsigned keep = top->m_axis_tkeep;
-            bool last = top->m_axis_tlast;
-            unsigned nkeep = 0;
-            while (nkeep < kw && ((keep >> (kw - 1 - nkeep)) & 1))
-                nkeep++;
-            if (nkeep == 0 || (!last && nkeep != kw)) {
-                printf("BAD TKEEP 0x%x at byte offset %llu\n", keep, (unsigned long long)bytes);
-                rc = 1;
-                break;
-            }
-            for (unsigned j = 0; j < nkeep; j++) {
-                uint8_t b = (uint8_t)(data >> (out_w - 8 - 8 * j));
-                if (s.want.empty() || b != s.want.front()) {
-                    printf("MISMATCH at byte offset %llu: rtl 0x%02x model %s\n",
-                           (unsigned long long)bytes, b,
-                           s.want.empty() ? "(none)" : std::to_string(s.want.front()).c_str());
-                    rc = 1;
-                    break;
-                }
-                s.want.pop_front();
-                s.want_base++;
-                pend.push_back(b);
-                bytes++;
-            }
-            if (rc)
-                break;
-            bool at_flush = !s.flush_at.empty() && s.flush_at.front() == bytes;
-            if (last != at_flush) {
-                printf("BAD TLAST %d at byte offset %llu\n", last, (unsigned long long)bytes);
-                rc = 1;
-                break;
-            }
-            if (last) {
-                s.flush_at.pop_front();
-                tlasts++;
-            }
-            if (pend.size() >= 65536 && !decode_some(false)) {
-                rc = 1;
-                break;
-            }
-            quiet = 0;
-        } else if (ended_input && raw_pos == raw.size()) {
-            quiet++;
+        bool at_flush = !s_.flush_at.empty() && s_.flush_at.front() == bytes_;
+        if (last != at_flush) {
+            printf("BAD TLAST %d at byte offset %llu\n", last, (unsigned long long)bytes_);
+            return 1;
         }
-        top->clk = 1;
-        top->eval();
-        cycle++;
+        if (last) {
+            s_.flush_at.pop_front();
+            tlasts_++;
+        }
+        if (pend_.size() >= 65536 && !decode_some(false))
+            return 1;
+        return 0;
+    }
+
+    // One clock; done once every byte of the model's stream came out.
+    int cycle(bool &done)
+    {
+        if (!refill())
+            return 2;
+        top_->clk = 0;
+        top_->eval();
+        if (!presenting_ && raw_pos_ < raw_.size())
+            presenting_ = !rng_.chance(o_.stall_in);
+        top_->s_axis_tvalid = presenting_;
+        top_->s_axis_tdata = presenting_ ? sim_pack(s_.p, raw_[raw_pos_]) : 0;
+        top_->m_axis_tready = !rng_.chance(o_.stall_out);
+        top_->eval();
+        bool in_fire = top_->s_axis_tvalid && top_->s_axis_tready;
+        if (top_->m_axis_tvalid && top_->m_axis_tready) {
+            if (check_beat())
+                return 1;
+            quiet_ = 0;
+        } else if (ended_input_ && raw_pos_ == raw_.size()) {
+            quiet_++;
+        }
+        top_->clk = 1;
+        top_->eval();
+        cycle_++;
         if (in_fire) {
-            raw_pos++;
-            raw_in++;
-            presenting = false;
+            raw_pos_++;
+            raw_in_++;
+            presenting_ = false;
         }
-        if (ctx->gotError()) {
-            printf("ASSERTION failed in the RTL at cycle %llu\n", (unsigned long long)cycle);
-            rc = 1;
-            break;
+        if (ctx_->gotError()) {
+            printf("ASSERTION failed in the RTL at cycle %llu\n", (unsigned long long)cycle_);
+            return 1;
         }
-        if (ended_input && raw_pos == raw.size() && s.want.empty())
-            break;
-        if (quiet > 10000) {
-            printf("TIMEOUT: %zu model bytes never came out\n", s.want.size());
-            rc = 1;
-            break;
+        if (ended_input_ && raw_pos_ == raw_.size() && s_.want.empty())
+            done = true;
+        if (quiet_ > 10000) {
+            printf("TIMEOUT: %zu model bytes never came out\n", s_.want.size());
+            return 1;
         }
+        return 0;
     }
-    top->final();
-    if (rc == 0 && !decode_some(true))
-        rc = 1;
-    if (rc == 0 && (decoded != made || !s.want_rec.empty())) {
-        printf("LOST RECORDS: %llu in, %llu decoded\n", (unsigned long long)made,
-               (unsigned long long)decoded);
-        rc = 1;
-    }
-    double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    printf("soak records %llu decoded %llu raw %llu bytes %llu frames %llu tlast %llu "
-           "cycles %llu out_w %u stall-in %.2f stall-out %.2f seed %llu sync_every %u "
-           "time %.1f s (%.2f M records/s) %s\n",
-           (unsigned long long)made, (unsigned long long)decoded, (unsigned long long)raw_in,
-           (unsigned long long)bytes, (unsigned long long)dec.st.sync,
-           (unsigned long long)tlasts, (unsigned long long)cycle, out_w, stall_in, stall_out,
-           (unsigned long long)seed, (unsigned)TRC_P_SYNC_EVERY, secs, made / secs / 1e6,
-           rc ? "FAIL" : "PASS");
-    return rc;
-}
+};
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-    uint64_t records = 1000000, seed = 1;
-    unsigned out_w = 64;
-    double stall_in = 0, stall_out = 0;
-    std::vector<std::string> traces;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        if (a.size() > 2 && a[0] == '-' && a[1] == '-') {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "soak: %s needs a value\n", a.c_str());
-                return 2;
-            }
-            const char *v = argv[++i];
-            if (a == "--records")
-                records = strtoull(v, nullptr, 0);
-            else if (a == "--out-w")
-                out_w = (unsigned)strtoul(v, nullptr, 0);
-            else if (a == "--stall-in")
-                stall_in = strtod(v, nullptr);
-            else if (a == "--stall-out")
-                stall_out = strtod(v, nullptr);
-            else if (a == "--seed")
-                seed = strtoull(v, nullptr, 0);
-            else {
-                fprintf(stderr, "soak: unknown option %s\n", a.c_str());
-                return 2;
-            }
-        } else {
-            traces.push_back(a);
-        }
+    Opts o;
+    std::vector<const char *> traces;
+    if (!sim_parse(argc, argv, opt_table(o), traces, SIZE_MAX)) {
+        sim_usage("trc_sim_soak", "[TRACE.txt...] ", opt_table(o));
+        return 2;
     }
-    if (out_w != 8 && out_w != 16 && out_w != 32 && out_w != 64) {
+    if (o.out_w != 8 && o.out_w != 16 && o.out_w != 32 && o.out_w != 64) {
         fprintf(stderr, "soak: --out-w must be 8, 16, 32 or 64\n");
         return 2;
     }
-    return run(records, out_w, stall_in, stall_out, seed, traces);
+    Soak s;
+    s.p = sim_params();
+    s.seed = o.seed;
+    for (const char *t : traces) {
+        std::vector<trc_record> tr;
+        std::string err;
+        if (!sim_load_trace(t, s.p, 0, false, tr, err)) {
+            fprintf(stderr, "soak: %s\n", err.c_str());
+            return 2;
+        }
+        if (!tr.empty())
+            s.samples.push_back(tr);
+    }
+    Bench b(o, s);
+    if (!b.setup())
+        return 2;
+    return b.run();
 }

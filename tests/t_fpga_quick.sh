@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Quick FPGA check (issue 4; `make fpga` is the slow full run): synthesis only
+# Quick FPGA check (`make fpga` is the slow full run): synthesis only
 # (Yosys synth_ice40, check -assert) of trc_enc at paper parameters (OUT_W=64),
 # in both modes, and of the LZ4 baseline (4 KB window), with their cell
 # counts; lint of the
@@ -29,7 +29,7 @@ check test "$(field $Q/trc_stack_w64.json bram)" = 7
 name="LZ4 4 KB: 25 SB_RAM40_4K (table 12, history 8, literal FIFO 1, output FIFO 4)"
 check test "$(field $Q/lz4_w12.json bram)" = 25
 
-L="rtl/lz4/trc_lz4_*.v"
+L=$(python3 tools/corefiles.py lz4 | tr '\n' ' ')
 for p in "WIN_BITS=12" "WIN_BITS=16" "WIN_BITS=10 -GOUT_AW=8 -GLIT_AW=7"; do
   name="verilator -Wall lint trc_lz4_core -G$p"
   check verilator --lint-only -Wall -Irtl/lz4 -G$p rtl/lz4/trc_lz4_core.v --top-module trc_lz4_core

