@@ -3,7 +3,7 @@
 // events and counts them; a LOST record with the count follows as soon as
 // there is room. flush writes END. Ports and timing: docs/rtl.md.
 // Parameters:
-//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD - as in
+//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD, SO - as in
 //              trc_enc
 //   SYNC_EVERY - as in trc_enc: a frame (ending with SYNC and tlast) every N
 //              trace records (events and LOST); 0 = never
@@ -27,6 +27,7 @@ module trc_core #(
     parameter MODE     = 0,
     parameter SK       = 9,
     parameter SD       = 16,
+    parameter SO       = 9,
     parameter SYNC_EVERY = 0,
     parameter PRESCALE = 1,
     parameter FIFO_AW  = 4,
@@ -82,7 +83,7 @@ module trc_core #(
     trc_enc #(
         .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
         .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
-        .MODE(MODE), .SK(SK), .SD(SD), .SYNC_EVERY(SYNC_EVERY)
+        .MODE(MODE), .SK(SK), .SD(SD), .SO(SO), .SYNC_EVERY(SYNC_EVERY)
     ) u_enc (
         .clk(clk), .rst(rst),
         .s_axis_tdata(fi_rec), .s_axis_tvalid(fi_valid), .s_axis_tready(fi_ready),
