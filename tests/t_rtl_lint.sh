@@ -35,8 +35,11 @@ declare -A SETS=(
   [stack]="-GMODE=1"
   [swide]="-GMODE=1 -GNT=32 -GFID_W=31 -GTYPE_W=16 -GVAL_W=32 -GND_F=8 -GND_V=8 -GSK=12 -GSD=64"
   [stiny]="-GMODE=1 -GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1 -GSK=4 -GSD=1"
+  [s2]="-GMODE=2 -GSK=12 -GND_F=5 -GND_V=5"
+  [s2wide]="-GMODE=2 -GNT=32 -GFID_W=31 -GTYPE_W=16 -GVAL_W=32 -GND_F=8 -GND_V=8 -GSK=12 -GSD=64 -GSO=12"
+  [s2tiny]="-GMODE=2 -GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1 -GSK=4 -GSD=1 -GSO=4"
 )
-for s in paper nd2 nd4 nt16 fid8 wide tiny stack swide stiny; do
+for s in paper nd2 nd4 nt16 fid8 wide tiny stack swide stiny s2 s2wide s2tiny; do
   for w in 8 16 32 64; do
     check "lint verilator trc_enc $s OUT_W=$w" "$T/v_enc_${s}_$w.log" \
       verilator --lint-only -Wall +define+TRC_ASSERT $VLT ${SETS[$s]} -GOUT_W=$w \
@@ -55,12 +58,16 @@ check "lint iverilog -g2005 trc_enc" "$T/i_enc.log" \
   iverilog -g2005 -Wall -s trc_enc -o "$T/enc.vvp" $I_V
 check "lint iverilog -g2005 trc_enc MODE=1" "$T/i_enc_s.log" \
   iverilog -g2005 -Wall -P trc_enc.MODE=1 -s trc_enc -o "$T/enc_s.vvp" $I_V
+check "lint iverilog -g2005 trc_enc MODE=2" "$T/i_enc_s2.log" \
+  iverilog -g2005 -Wall -P trc_enc.MODE=2 -s trc_enc -o "$T/enc_s2.vvp" $I_V
 check "lint iverilog -g2005 trc_core" "$T/i_core.log" \
   iverilog -g2005 -Wall -s trc_core -o "$T/core.vvp" $I_V
 check "lint yosys synth trc_enc" "$T/y_enc.log" \
   yosys -q -p "read_verilog $Y_V; synth -top trc_enc; check -assert"
 check "lint yosys synth trc_enc MODE=1" "$T/y_enc_s.log" \
   yosys -q -p "read_verilog $Y_V; chparam -set MODE 1 trc_enc; synth -top trc_enc; check -assert"
+check "lint yosys synth trc_enc MODE=2" "$T/y_enc_s2.log" \
+  yosys -q -p "read_verilog $Y_V; chparam -set MODE 2 trc_enc; synth -top trc_enc; check -assert"
 check "lint yosys synth trc_core" "$T/y_core.log" \
   yosys -q -p "read_verilog $Y_V; synth -top trc_core; check -assert"
 
@@ -73,8 +80,10 @@ expect_fail "param check yosys OUT_W=12" "$T/bad_y.log" "OUT_W" \
   yosys -q -p "read_verilog $Y_V; chparam -set OUT_W 12 trc_enc; synth -top trc_enc"
 expect_fail "param check verilator ND_F > FID_W" "$T/bad_v2.log" "ND" \
   verilator --lint-only -Wno-fatal -GFID_W=2 -GND_F=3 --top-module trc_enc $V_V
-expect_fail "param check verilator MODE=2" "$T/bad_v3.log" "MODE" \
-  verilator --lint-only -Wno-fatal -GMODE=2 --top-module trc_enc $V_V
+expect_fail "param check verilator MODE=3" "$T/bad_v3.log" "MODE" \
+  verilator --lint-only -Wno-fatal -GMODE=3 --top-module trc_enc $V_V
+expect_fail "param check verilator MODE=2 SO=3" "$T/bad_v5.log" "SO" \
+  verilator --lint-only -Wno-fatal -GMODE=2 -GSO=3 --top-module trc_enc $V_V
 expect_fail "param check verilator MODE=1 SK=13" "$T/bad_v4.log" "SK" \
   verilator --lint-only -Wno-fatal -GMODE=1 -GSK=13 --top-module trc_enc $V_V
 expect_fail "param check yosys MODE=1 SD=0" "$T/bad_y3.log" "SD" \
