@@ -14,14 +14,21 @@
 // forwarded, so the result never depends on the RAM's read-during-write
 // behaviour. The forwarding select comes after the registers, so the
 // RAM's output meets no logic.
+// With FLAGS_BRAM the flags live in a block RAM of rows instead (tables of
+// 2048 entries and more, whose flags would take hundreds of LUT RAMs), read
+// with the entry: one more write is then forwarded for the row, as for the
+// entry.
 // Parameters:
 //   SK - address bits (table index), 4..12
 //   W  - entry width
+//   FLAGS_BRAM - 0: flags in LUT RAM (rows of 8 at SK 9); 1: in a block RAM
+//        of rows of 32
 `default_nettype none
 
 module trc_ptab #(
     parameter SK = 9,
-    parameter W  = 36
+    parameter W  = 36,
+    parameter FLAGS_BRAM = 0
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -89,7 +96,7 @@ module trc_ptab #(
     // late, from registers (ld, the slowest signal, reaches none of them),
     // repeated until the next ld, which is harmless: nothing else writes
     // the row meanwhile.
-    localparam HB = SK > 6 ? SK - 6 : 1, LB = SK - HB;
+    localparam HB = FLAGS_BRAM != 0 ? 5 : SK > 6 ? SK - 6 : 1, LB = SK - HB;
     localparam NR = 1 << LB, NC = 1 << HB;
     reg  [NR-1:0] fresh_q;
     reg  [SK-1:0] ra_q;
@@ -98,17 +105,35 @@ module trc_ptab #(
     wire [LB-1:0] w1_row = w1_addr_q[LB-1:0];
     wire [LB-1:0] ra_row = ra_q[LB-1:0];
     wire [NC-1:0] ra_flg;
-    // One 1-bit RAM per flag of a row, all written together (one write
-    // enable per row: iCE40 flops, which these become there, share their
-    // clock enable across a logic block).
+    // Flag storage, written a whole row at a time (w1_row_q at w1_row).
+    // LUT RAM: one 1-bit RAM per flag of a row, all written together (one
+    // write enable per row: iCE40 flops, which these become there, share
+    // their clock enable across a logic block), read at ra_q now. Block
+    // RAM: rows read at raddr on ld, with the entry, so the write that was
+    // under way then (w2) is forwarded too (w2_row_q).
+    reg  [NC-1:0] w2_row_q;
+    reg  [LB-1:0] w2_row;
     genvar c;
     generate
-        for (c = 0; c < NC; c = c + 1) begin : g_col
-            reg flg [0:NR-1];
-            always @(posedge clk)
+        if (FLAGS_BRAM != 0) begin : g_fbram
+            (* no_rw_check *)
+            reg [NC-1:0] fmem [0:NR-1];
+            reg [NC-1:0] fmem_q;
+            always @(posedge clk) begin
                 if (w1_q)
-                    flg[w1_row] <= w1_row_q[c];
-            assign ra_flg[c] = fresh_q[ra_row] && flg[ra_row];
+                    fmem[w1_row] <= w1_row_q;
+                if (ld)
+                    fmem_q <= fmem[raddr[LB-1:0]];
+            end
+            assign ra_flg = fresh_q[ra_row] ? fmem_q : {NC{1'b0}};
+        end else begin : g_flut
+            for (c = 0; c < NC; c = c + 1) begin : g_col
+                reg flg [0:NR-1];
+                always @(posedge clk)
+                    if (w1_q)
+                        flg[w1_row] <= w1_row_q[c];
+                assign ra_flg[c] = fresh_q[ra_row] && flg[ra_row];
+            end
         end
     endgenerate
     always @(posedge clk) begin
@@ -140,6 +165,7 @@ module trc_ptab #(
     reg  [HB-1:0] rhi_q;
     reg           hit_q;
     reg  [W-1:0]  raw_q, fwd_q;
+    wire w2_row_hit = FLAGS_BRAM != 0 && w2_q && w2_row == ra_row;
     always @(posedge clk)
         if (ld) begin
             raw_q    <= mem_q;
@@ -147,10 +173,13 @@ module trc_ptab #(
             rhi_q    <= ra_q[SK-1:LB];
             hit_q    <= w0_hit || w1_hit || w2_hit;
             w1_row_q <= w0_new;
+            w2_row_q <= w1_row_q;
+            w2_row   <= w1_row;
             row_q    <= cpend ? {NC{1'b0}} :
                         wpend && waddr[LB-1:0] == ra_row ? w0_new :
                         w1_q && w1_row == ra_row ? w1_row_q :
-                        c1_q ? {NC{1'b0}} : ra_flg;
+                        c1_q ? {NC{1'b0}} :
+                        w2_row_hit ? w2_row_q : ra_flg;
         end
 
 `ifdef TRC_ASSERT

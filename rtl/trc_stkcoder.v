@@ -117,7 +117,8 @@ module trc_stkcoder #(
     wire           e_hit, e_ok, o_hit, o_ok, e_wr, o_wr, t_clr;
     wire [SK-1:0]  waddr;
     wire [SOW-1:0] waddr_o;
-    trc_ptab #(.SK(SK), .W(TW)) u_tab (
+    // (from 2048 entries on, the valid flags take a block RAM, not LUT RAM)
+    trc_ptab #(.SK(SK), .W(TW), .FLAGS_BRAM(SK >= 11 ? 1 : 0)) u_tab (
         .clk(clk), .rst(rst), .raddr(raddr), .ld(adv_s), .wpend(e_wr), .cpend(t_clr),
         .waddr(waddr), .wdata(e_new),
         .rraw(e_raw), .rfwd(e_fwd), .rhit(e_hit), .rvalid(e_ok)
