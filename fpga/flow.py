@@ -55,6 +55,9 @@ DESIGNS = {
     "trc_stack8_w64": ("trc_enc", "trc_fpga_enc", TRC_RTL,
                        dict(PAPER, OUT_W=64, MODE=1, SK=8, SD=16),
                        "trc_enc, stack mode (SK 8, SD 16), OUT_W=64"),
+    "trc_stack2_w64": ("trc_enc", "trc_fpga_enc", TRC_RTL,
+                       dict(PAPER, OUT_W=64, MODE=2, SK=12, SD=16, SO=9, ND_F=4, ND_V=4),
+                       "trc_enc, stack mode 2 (SK 12, SD 16, SO 9, ND 4/3/4), OUT_W=64"),
     "trc_core": ("trc_core", "trc_fpga_core", TRC_RTL, dict(PAPER, OUT_W=64),
                  "trc_core (time-stamper + FIFO + trc_enc), OUT_W=64"),
     "lz4_w12": ("trc_lz4_core", "trc_fpga_lz4", LZ4_RTL,
@@ -557,7 +560,8 @@ def markdown(rep):
     A("| trc core | device | area ratio | throughput ratio (median Fmax) |")
     A("|---|---|---:|---:|")
     byk = {(r["design"], r["dev"]): r for r in rep["rows"]}
-    for d in ("trc_enc_w32", "trc_enc_w64", "trc_stack_w64", "trc_stack8_w64", "trc_core"):
+    for d in ("trc_enc_w32", "trc_enc_w64", "trc_stack_w64", "trc_stack8_w64",
+              "trc_stack2_w64", "trc_core"):
         for dev in ("hx8k", "up5k", "ecp5-6", "ecp5-8", "xc4v"):
             a, b = byk.get((d, dev)), byk.get(("lz4_w12", dev))
             if not a or not b:
@@ -627,7 +631,8 @@ def summary_table(rep):
         e8 = byk.get((d, "ecp5-8")) or {}
         key = {"lz4_w12": "lz4_w12_bytes", "lz4_w16": "lz4_w16_bytes",
                "trc_stack_w64": "trc_stack_bytes",
-               "trc_stack8_w64": "trc_stack8_bytes"}.get(d, "trc_bytes")
+               "trc_stack8_w64": "trc_stack8_bytes",
+               "trc_stack2_w64": "trc_stack2_bytes"}.get(d, "trc_bytes")
         bpr = 8.0 * sum(v[key] for v in tr.values()) / n
         L.append("| %s | %s | %s | %s | %s | %s | %.2f |" % (
             d, fmt(v4), ("%s / %s" % (hs.get("lut4"), hs.get("bram"))) if hs else "-",
@@ -740,6 +745,7 @@ def chart(rep):
     tmax = max([r["throughput_gbps_median"] for r in rows] + [1e-9])
     col = {"trc_enc_w32": "#2b8cbe", "trc_enc_w64": "#08589e", "trc_core": "#4eb3d3",
            "trc_stack_w64": "#31a354", "trc_stack8_w64": "#74c476",
+           "trc_stack2_w64": "#006d2c",
            "lz4_w12": "#e34a33", "lz4_w16": "#b30000"}
     o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
          'font-family="sans-serif" font-size="11">' % (W, H),
@@ -779,13 +785,14 @@ def cmd_perf(out, seeds):
            "command": "`fpga/flow.py perf`: per sample trace (tests/data/*_t10.txt.xz) "
            "`build/sim/enc_paper/Vtrc_sim_enc T.txt --out-w W` (records/cycle), "
            "`build/sim/enc_stackN/Vtrc_sim_enc T.txt --out-w 64` (stack mode, SK 9 "
-           "and 8), `build/trc stats T.txt --json [--mode stack [--table-bits 8]]` "
+           "and 8; enc_s2: stack mode 2), `build/trc stats T.txt --json [--mode stack "
+           "[--table-bits 8] | --mode stack2]` "
            "(trc size), "
            "`build/lz4/sim_wN/trc_lz4_sim --in T.bin` (clocks/byte; the bytes equal the "
            "model's), `lz4 -1` on the same trace bin v1 bytes."}
     tmp = os.path.join(ROOT, "build/fpga/perf")
     os.makedirs(tmp, exist_ok=True)
-    rate = {32: [], 64: [], "stack": [], "stack8": []}
+    rate = {32: [], 64: [], "stack": [], "stack8": [], "stack2": []}
     cpb = {12: [], 16: []}
     for t in traces:
         txt = os.path.join(tmp, t + ".txt")
@@ -795,11 +802,13 @@ def cmd_perf(out, seeds):
         n = st["records"]["trace"]
         v = {"records": n, "bin_bytes": os.path.getsize(os.path.join(ROOT, binf)),
              "trc_bytes": st["stream_bytes"]}
-        for k, opt in (("stack", ""), ("stack8", " --table-bits 8")):
-            sk = json.loads(sh("build/trc stats %s --json --mode stack%s" % (txt, opt)))
+        for k, opt, sim in (("stack", "stack", "stack"),
+                            ("stack8", "stack --table-bits 8", "stack8"),
+                            ("stack2", "stack2", "s2")):
+            sk = json.loads(sh("build/trc stats %s --json --mode %s" % (txt, opt)))
             v["trc_%s_bytes" % k] = sk["stream_bytes"]
             v["trc_%s_bpr" % k] = 8.0 * sk["stream_bytes"] / n
-            o = sh("build/sim/enc_%s/Vtrc_sim_enc %s --out-w 64" % (k, txt))
+            o = sh("build/sim/enc_%s/Vtrc_sim_enc %s --out-w 64" % (sim, txt))
             r = float(re.search(r"records/cycle ([0-9.]+)", o).group(1))
             v["trc_%s_records_per_clock" % k] = r
             rate[k].append(r)
@@ -829,6 +838,8 @@ def cmd_perf(out, seeds):
         "trc_stack_w64": {"units_per_clock": lo(rate["stack"]), "bits_per_unit": 40,
                           "unit": "record"},
         "trc_stack8_w64": {"units_per_clock": lo(rate["stack8"]), "bits_per_unit": 40,
+                           "unit": "record"},
+        "trc_stack2_w64": {"units_per_clock": lo(rate["stack2"]), "bits_per_unit": 40,
                            "unit": "record"},
         "trc_core": {"units_per_clock": lo(rate[64]), "bits_per_unit": 40, "unit": "record",
                      "note": "one event per clock at most (PRESCALE 1); its encoder is "

@@ -9,7 +9,8 @@ FPGA_DIR   := $(B)/fpga
 FPGA_SEEDS ?= 1 2 3
 FPGA_JOBS  ?= 2
 FPGA_ICE40 := trc_enc_w32 trc_enc_w64 trc_stack_w64 trc_stack8_w64 trc_core lz4_w12
-FPGA_ECP5  := $(FPGA_ICE40) lz4_w16
+# stack mode 2's 4096-entry table needs 36 iCE40 block RAMs (the HX8K has 32)
+FPGA_ECP5  := $(FPGA_ICE40) trc_stack2_w64 lz4_w16
 FPGA_SRC   := fpga/flow.py tools/corefiles.py trc.core $(CORE_FPGA) $(CORE_CONSTRAINTS) \
               $(CORE_RTL) $(CORE_HDR_RTL) $(CORE_LZ4)
 comma := ,
@@ -25,7 +26,7 @@ FPGA_PNR  := $(foreach d,$(FPGA_ICE40),$(foreach v,hx8k up5k,$(foreach s,$(FPGA_
 fpga_arch = $(if $(filter ecp5%,$(1)),ecp5,ice40)
 
 .PHONY: fpga fpga-runs fpga-quick
-FPGA_SIMS := $(foreach s,paper stack stack8,$(B)/sim/enc_$(s)/Vtrc_sim_enc)
+FPGA_SIMS := $(foreach s,paper stack stack8 s2,$(B)/sim/enc_$(s)/Vtrc_sim_enc)
 fpga: deps lz4-deps $(B)/trc $(FPGA_SIMS)
 	@tools/install-deps.sh --fpga
 	@$(MAKE) --no-print-directory -j$(FPGA_JOBS) fpga-runs

@@ -3,7 +3,7 @@
 // (pin dout). Its own cost: 2+NT+INFO_W + OUT_W+OUT_W/8+3 flip-flops, one per
 // output byte and 1 more, and the parity trees; reports/fpga.md gives it
 // measured, to subtract.
-//   NT .. ND_V, OUT_W, MODE, SK, SD: as trc_enc
+//   NT .. ND_V, OUT_W, MODE, SK, SD, SO: as trc_enc
 `default_nettype none
 
 module trc_fpga_enc #(
@@ -15,9 +15,10 @@ module trc_fpga_enc #(
     parameter integer ND_T   = 3,   // type dictionary address bits
     parameter integer ND_V   = 3,   // value dictionary address bits
     parameter integer OUT_W  = 64,  // output word width
-    parameter integer MODE   = 0,   // 0 paper mode, 1 stack mode
-    parameter integer SK     = 9,   // stack mode: context table index bits
-    parameter integer SD     = 16   // stack mode: shadow call stack depth
+    parameter integer MODE   = 0,   // 0 paper mode, 1 stack mode, 2 stack mode 2
+    parameter integer SK     = 9,   // stack modes: context table index bits
+    parameter integer SD     = 16,  // stack modes: shadow call stack depth
+    parameter integer SO     = 9    // stack mode 2: OS context table index bits
 ) (
     input  wire clk,
     input  wire rst_pin,
@@ -50,7 +51,7 @@ module trc_fpga_enc #(
 
   trc_enc #(.NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .ND_F(ND_F),
             .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W), .MODE(MODE), .SK(SK),
-            .SD(SD)) u_core (
+            .SD(SD), .SO(SO)) u_core (
       .clk(clk), .rst(rst_q),
       .s_axis_tdata(in_q[RW-1:0]), .s_axis_tvalid(in_q[RW]), .s_axis_tready(s_tready),
       .m_axis_tdata(m_tdata), .m_axis_tkeep(m_tkeep), .m_axis_tlast(m_tlast),

@@ -77,7 +77,7 @@ trc_params trc_params_paper(void);
 /* The same field widths in stack mode with SK 9 and SD 16. */
 trc_params trc_params_stack(void);
 /* Stack mode 2 (format.md 4.8): the paper's field widths, SK 12, SD 16,
- * SO 9, and 31-entry function and value dictionaries (ND 5, 3, 5). */
+ * SO 9, and 15-entry function and value dictionaries (ND 4, 3, 4). */
 trc_params trc_params_stack2(void);
 /* Returns TRC_OK when every field is in range, else TRC_ERR_PARAM. */
 trc_error trc_params_check(const trc_params *p);

@@ -54,7 +54,7 @@ trc_params trc_params_stack(void)
 
 trc_params trc_params_stack2(void)
 {
-    trc_params p = {23, 15, 7, 16, 5, 3, 5, TRC_MODE_STACK2, 12, 16, 9};
+    trc_params p = {23, 15, 7, 16, 4, 3, 4, TRC_MODE_STACK2, 12, 16, 9};
     return p;
 }
 

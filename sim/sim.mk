@@ -50,9 +50,9 @@ SIM_P_swide  := $(SIM_P_wide) MODE=1 SK=10 SD=2
 SIM_P_stiny  := $(SIM_P_tiny) MODE=1 SK=4 SD=1
 SIM_P_stackf := $(SIM_P_stack) SYNC_EVERY=64
 # Stack mode 2 (MODE=2): its own sets, SK, SD and SO off the defaults
-# somewhere, ND_F and ND_V as its preset (31 entries) or others.
+# somewhere, ND_F and ND_V as its preset (15 entries) or others.
 SIM_SETS     += s2 s2nt16 s2fid8 s2wide s2tiny s2f
-SIM_P_s2     := $(call with,$(SIM_P_paper),ND_F=5 ND_V=5) MODE=2 SK=12 SD=16 SO=9
+SIM_P_s2     := $(call with,$(SIM_P_paper),ND_F=4 ND_V=4) MODE=2 SK=12 SD=16 SO=9
 SIM_P_s2nt16 := $(SIM_P_nt16) MODE=2 SK=6 SD=4 SO=5
 SIM_P_s2fid8 := $(call with,$(SIM_P_fid8),ND_F=2 ND_T=2 ND_V=2) MODE=2 SK=10 SD=64 SO=12
 SIM_P_s2wide := $(SIM_P_wide) MODE=2 SK=11 SD=3 SO=7

@@ -35,7 +35,7 @@ declare -A SETS=(
   [stack]="-GMODE=1"
   [swide]="-GMODE=1 -GNT=32 -GFID_W=31 -GTYPE_W=16 -GVAL_W=32 -GND_F=8 -GND_V=8 -GSK=12 -GSD=64"
   [stiny]="-GMODE=1 -GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1 -GSK=4 -GSD=1"
-  [s2]="-GMODE=2 -GSK=12 -GND_F=5 -GND_V=5"
+  [s2]="-GMODE=2 -GSK=12 -GND_F=4 -GND_V=4"
   [s2wide]="-GMODE=2 -GNT=32 -GFID_W=31 -GTYPE_W=16 -GVAL_W=32 -GND_F=8 -GND_V=8 -GSK=12 -GSD=64 -GSO=12"
   [s2tiny]="-GMODE=2 -GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1 -GSK=4 -GSD=1 -GSO=4"
 )

@@ -37,7 +37,7 @@ coded = sum(fl[x]["coded"] for x in ("timestamp", "function", "type", "value"))
 assert coded + fl["kind"]["coded"] + s["padding_bits"] == 8 * s["stream_bytes"]
 hdr = open(sys.argv[3], "rb").read(16)
 assert hdr[5] == 2 and hdr[14] == 12 | 9 << 4 and hdr[15] == 16, hdr
-assert tuple(hdr[10:13]) == (5, 3, 5), hdr
+assert tuple(hdr[10:13]) == (4, 3, 4), hdr
 assert s["stream_bytes"] == os.path.getsize(sys.argv[3]) - 16
 PY
 done

@@ -20,15 +20,16 @@ pieces buys:
   -stack -event -mode -hit   stack without the shadow stack, the event
              prediction, the near/noisy delta modes, the last-hit bit
   sk6 sk8 sk12 sd1 sd4 sd64  stack with another table size or stack depth
-Stack mode 2 (SK 12, SD 16, SO 9, ND 5,3,5), built up from stack mode:
+Stack mode 2 (SK 12, SD 16, SO 9, ND 4,3,4), built up from stack mode:
   +sk12      stack with 4096 contexts
   +noflip    + a function dictionary without the exit flip
-  +nd5       + 31-entry function and value dictionaries
+  +nd4       + 15-entry function and value dictionaries
   +phase     + the NEAR phase (NEARp / NEARo)
   +os        + the OS context table (class bit after its NP)
   stack2     + NPX instead of that class bit: stack mode 2
 and stack mode 2 without one piece, or with another size:
-  -phase2 -os2 -nd5 -noflip2 (flip back on) s2sk9 s2sk10 s2sk11 s2so6 s2so12
+  -phase2 -os2 -nd4 (7 entries) -noflip2 (flip back on) s2sk11 s2so8
+  s2nd5      31-entry function and value dictionaries
 Measured proposals, not in the format:
   +match     stack2 + a match model: a history of the last 2^10 records in a
              ring, a table of 2^10 positions indexed by a rolling hash of the
@@ -55,7 +56,7 @@ ORDER = ([EQ, NEAR, L0, LP1, LM1, LP2, LM2, LP3, LM3, LP4],
          [L0, LP1, LM1, LP2, LM2, LP3, EQ, NEAR, LM3, LP4])
 
 S1 = dict(sk=9, sd=16, nd=(3, 3, 3))
-S2 = dict(v2=1, sk=12, so=9, nd=(5, 3, 5), flip=0, phase=1, os=1, npx=1)
+S2 = dict(v2=1, sk=12, so=9, nd=(4, 3, 4), flip=0, phase=1, os=1, npx=1)
 VARIANTS = {
     "paper": dict(S1, stack=0, event=0, delta=0),
     "+stack": dict(S1, event=0, delta=0),
@@ -69,16 +70,16 @@ VARIANTS = {
     "sd1": dict(S1, sd=1), "sd4": dict(S1, sd=4), "sd64": dict(S1, sd=64),
     "+sk12": dict(S1, sk=12),
     "+noflip": dict(S1, sk=12, v2=1, flip=0, phase=0, os=0, npx=0),
-    "+nd5": dict(S1, sk=12, v2=1, flip=0, phase=0, os=0, npx=0, nd=(5, 3, 5)),
-    "+phase": dict(S1, sk=12, v2=1, flip=0, phase=1, os=0, npx=0, nd=(5, 3, 5)),
+    "+nd4": dict(S1, sk=12, v2=1, flip=0, phase=0, os=0, npx=0, nd=(4, 3, 4)),
+    "+phase": dict(S1, sk=12, v2=1, flip=0, phase=1, os=0, npx=0, nd=(4, 3, 4)),
     "+os": dict(S2, npx=0),
     "stack2": S2,
     "-phase2": dict(S2, phase=0),
     "-os2": dict(S2, os=0),
-    "-nd5": dict(S2, nd=(3, 3, 3)),
+    "-nd4": dict(S2, nd=(3, 3, 3)),
     "-noflip2": dict(S2, flip=1),
-    "s2sk9": dict(S2, sk=9), "s2sk10": dict(S2, sk=10), "s2sk11": dict(S2, sk=11),
-    "s2so6": dict(S2, so=6), "s2so12": dict(S2, so=12),
+    "s2sk11": dict(S2, sk=11), "s2so8": dict(S2, so=8),
+    "s2nd5": dict(S2, nd=(5, 3, 5)),
     "+match": dict(S2, match=3),
     "+match1": dict(S2, match=1),
 }
