@@ -100,6 +100,9 @@ def synth_script(design, arch, top, json_out=None):
     if top != core:
         files += " fpga/%s.v" % top
     inc = "".join(" -I%s" % d for d in corefiles.incdirs(CORE, [rtl]))
+    # on ECP5 the RTL instantiates its block RAMs (trc_ram: their output
+    # registers, which Yosys does not infer)
+    inc += " -DTRC_ECP5" if arch == "ecp5" else ""
     s = "read_verilog -sv%s %s; " % (inc, files)
     s += "".join("chparam -set %s %d %s; " % (k, v, top) for k, v in params.items())
     if arch == "ice40":
