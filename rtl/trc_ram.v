@@ -27,14 +27,15 @@ module trc_ram #(
 );
 
 `ifdef TRC_ECP5
-    // DP16KD blocks: up to 512 words 36 bits wide (port A writes, port B
-    // reads, with the output register), else columns of the narrowest
-    // width that holds 2^AW words (port A reads, port B writes).
-    localparam W36 = AW <= 9 && W > 18;
-    localparam DWA = W36 ? 36 : AW >= 14 ? 1 : AW == 13 ? 2 : AW == 12 ? 4 : AW == 11 ? 9 : 18;
+    // DP16KD blocks in true dual port mode, columns of the narrowest width
+    // that holds 2^AW words: port A reads, through its output register,
+    // port B writes. (The 36-bit pseudo dual port mode would take fewer
+    // blocks for the wide tables, but splits its read word over both
+    // ports' output registers.)
+    localparam DWA = AW >= 14 ? 1 : AW == 13 ? 2 : AW == 12 ? 4 : AW == 11 ? 9 : 18;
     localparam NB  = (W + DWA - 1) / DWA;
     localparam WP  = NB * DWA;
-    localparam LOW = DWA == 36 ? 5 : DWA == 18 ? 4 : DWA == 9 ? 3 : DWA == 4 ? 2 : DWA == 2 ? 1 : 0;
+    localparam LOW = DWA == 18 ? 4 : DWA == 9 ? 3 : DWA == 4 ? 2 : DWA == 2 ? 1 : 0;
     wire [WP-1:0] wd = {{(WP-W){1'b0}}, wdata};
     wire [WP-1:0] rd;
     // the word address above the bits a port's width leaves unused
@@ -43,23 +44,19 @@ module trc_ram #(
     genvar b;
     generate
         for (b = 0; b < NB; b = b + 1) begin : g_blk
-            wire [35:0] di = {{(36-DWA){1'b0}}, wd[b*DWA +: DWA]};
-            wire [35:0] dout;
-            // 36 bits: port A writes (its low four address bits are byte
-            // enables), port B reads; else port A reads, port B writes (at
-            // 18 bits, its low two address bits are byte enables)
-            wire [13:0] a_a = W36 ? {wa[13:4], 4'b1111} : ra;
-            wire [13:0] a_b = W36 ? ra : DWA == 18 ? {wa[13:2], 2'b11} : wa;
-            wire [17:0] dia = W36 ? di[17:0] : 18'd0;
-            wire [17:0] dib = W36 ? di[35:18] : di[17:0];
+            wire [17:0] dib = {{(18-DWA){1'b0}}, wd[b*DWA +: DWA]};
+            wire [17:0] dia = 18'd0;
+            // at 18 bits the write port's low two address bits are byte
+            // enables
+            wire [13:0] a_a = ra;
+            wire [13:0] a_b = DWA == 18 ? {wa[13:2], 2'b11} : wa;
             wire [17:0] doa, dob;
             DP16KD #(
                 .DATA_WIDTH_A(DWA), .DATA_WIDTH_B(DWA),
-                .REGMODE_A(W36 ? "NOREG" : "OUTREG"), .REGMODE_B(W36 ? "OUTREG" : "NOREG"),
+                .REGMODE_A("OUTREG"), .REGMODE_B("NOREG"),
                 .WRITEMODE_A("NORMAL"), .WRITEMODE_B("NORMAL")
             ) u_bram (
-                .CLKA(clk), .CEA(W36 ? 1'b1 : re), .OCEA(W36 ? 1'b1 : oe),
-                .WEA(W36 ? we : 1'b0), .RSTA(1'b0), .CSA0(1'b0), .CSA1(1'b0), .CSA2(1'b0),
+                .CLKA(clk), .CEA(re), .OCEA(oe), .WEA(1'b0), .RSTA(1'b0), .CSA0(1'b0), .CSA1(1'b0), .CSA2(1'b0),
                 .ADA0(a_a[0]), .ADA1(a_a[1]), .ADA2(a_a[2]), .ADA3(a_a[3]),
                 .ADA4(a_a[4]), .ADA5(a_a[5]), .ADA6(a_a[6]), .ADA7(a_a[7]),
                 .ADA8(a_a[8]), .ADA9(a_a[9]), .ADA10(a_a[10]), .ADA11(a_a[11]),
@@ -72,8 +69,7 @@ module trc_ram #(
                 .DOA5(doa[5]), .DOA6(doa[6]), .DOA7(doa[7]), .DOA8(doa[8]), .DOA9(doa[9]),
                 .DOA10(doa[10]), .DOA11(doa[11]), .DOA12(doa[12]), .DOA13(doa[13]),
                 .DOA14(doa[14]), .DOA15(doa[15]), .DOA16(doa[16]), .DOA17(doa[17]),
-                .CLKB(clk), .CEB(W36 ? re : 1'b1), .OCEB(W36 ? oe : 1'b1),
-                .WEB(W36 ? 1'b0 : we), .RSTB(1'b0), .CSB0(1'b0), .CSB1(1'b0), .CSB2(1'b0),
+                .CLKB(clk), .CEB(1'b1), .OCEB(1'b1), .WEB(we), .RSTB(1'b0), .CSB0(1'b0), .CSB1(1'b0), .CSB2(1'b0),
                 .ADB0(a_b[0]), .ADB1(a_b[1]), .ADB2(a_b[2]), .ADB3(a_b[3]),
                 .ADB4(a_b[4]), .ADB5(a_b[5]), .ADB6(a_b[6]), .ADB7(a_b[7]),
                 .ADB8(a_b[8]), .ADB9(a_b[9]), .ADB10(a_b[10]), .ADB11(a_b[11]),
@@ -87,8 +83,8 @@ module trc_ram #(
                 .DOB10(dob[10]), .DOB11(dob[11]), .DOB12(dob[12]), .DOB13(dob[13]),
                 .DOB14(dob[14]), .DOB15(dob[15]), .DOB16(dob[16]), .DOB17(dob[17])
             );
-            assign dout = W36 ? {dob, doa} : {18'd0, doa};
-            assign rd[b*DWA +: DWA] = dout[DWA-1:0];
+            assign rd[b*DWA +: DWA] = doa[DWA-1:0];
+            wire unused_dob = ^dob;
         end
     endgenerate
     assign rdata = rd[W-1:0];
