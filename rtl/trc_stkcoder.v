@@ -7,6 +7,7 @@
 //               the table addresses; the context tables (trc_ptab) read
 //   prediction  trc_stkpred: the record against its entries, their update
 //   symbol      trc_stksym: ranks, prefix, payload, dictionaries
+//   sum         trc_stksym: where the rank code and the prefix start
 //   length      trc_stksym: rank code and prefix over the payload, lengths
 //   assembly    here: the dictionary fields under it
 //   output      trc_piece: a record longer than MAXLEN leaves in two pieces

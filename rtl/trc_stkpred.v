@@ -88,85 +88,76 @@ module trc_stkpred #(
     wire is_sync = os && info[VAL_W +: TYPE_W] == T_SYNC;
     wire [KBW-1:0] dlen_k = {{(KBW-LW){1'b0}}, pr_dlen};
 
-    // The entry that codes the delta: the function entry (a function
-    // record, or every record in stack mode), else the OS entry; its
-    // words, in {pd, kb, m} form, for the three candidates.
+    // Per candidate (zero, the RAM's word, the forwarded write) of each
+    // table: the key compare, and the delta: == pd, - 1 == pd, + 1 == pd
+    // (the sides that do not depend on the entry come from trc_stkctx);
+    // j = dlen - kb, L(j) <=> jp3 = j + 3 in 0..7; kb after this record, one
+    // step toward dlen (one compare selecting among kb - 1, kb + 1 and kb,
+    // made in parallel). Each table's entry update depends on its own
+    // candidates only: the record's kind selects between the tables after
+    // that, for the symbol stage.
     localparam DWID = PDW + KBW + 1;
-    wire [DWID-1:0] d_raw, d_fwd;
-    wire            d_hit, d_ok;
-    wire [OTW-1:0]  o_raw_m, o_fwd_m;
+    localparam CW = 1 + 2 + 2 + 3 + KBW + 1 + 1 + 2;
+    function automatic [CW-1:0] cand_of(input kpred, input [DWID-1:0] dent, input [1:0] mh);
+        reg [PDW-1:0] r_pd;
+        reg [KBW-1:0] r_kb, kb_upd;
+        reg           eq, near_up, near_dn, in_l;
+        reg [7:0]     jp3;
+        reg [1:0]     sym;
+        begin
+            r_pd    = dent[KBW+1 +: PDW];
+            r_kb    = dent[1 +: KBW];
+            eq      = pr_eq_ok && pr_d0 == r_pd;
+            near_up = pr_up_ok && pr_dm1 == r_pd;
+            near_dn = pr_dn_ok && pr_dp1 == r_pd;
+            jp3     = {2'b00, pr_dlen3} - {2'b00, r_kb};
+            in_l    = pr_dlen != {LW{1'b0}} && jp3[7:3] == 5'd0;
+            sym     = eq ? 2'd0 : (near_up || near_dn) ? 2'd1 : in_l ? 2'd2 : 2'd3;
+            kb_upd  = dlen_k < r_kb ? r_kb - 1'b1 : dlen_k != r_kb ? r_kb + 1'b1 : r_kb;
+            cand_of = {kpred, near_up, near_dn, sym, jp3[2:0], kb_upd,
+                       !(eq || near_up || near_dn), dent[0], mh};
+        end
+    endfunction
+    localparam [DWID-1:0] DZ = {DWID{1'b0}};
+    wire [CW-1:0] ec0 = cand_of(fn && fkey == {FW{1'b0}}, DZ, 2'b00);
+    wire [CW-1:0] ec1 = cand_of(fn && fkey == e_raw[TW-1 -: FW], e_raw[TW-1-FW -: DWID],
+                                e_raw[1:0]);
+    wire [CW-1:0] ec2 = cand_of(fn && fkey == e_fwd[TW-1 -: FW], e_fwd[TW-1-FW -: DWID],
+                                e_fwd[1:0]);
+    wire [CW-1:0] esel = !e_ok ? ec0 : e_hit ? ec2 : ec1;
+    wire [CW-1:0] osel, dsel;
     generate
-        if (SO > 0) begin : g_dsel
-            assign d_raw = fn ? e_raw[TW-1-FW -: DWID] : o_raw[DWID-1:0];
-            assign d_fwd = fn ? e_fwd[TW-1-FW -: DWID] : o_fwd[DWID-1:0];
-            assign d_hit = fn ? e_hit : o_hit;
-            assign d_ok  = fn ? e_ok : o_ok;
-            assign o_raw_m = o_raw;
-            assign o_fwd_m = o_fwd;
-        end else begin : g_donly
-            assign d_raw = e_raw[TW-1-FW -: DWID];
-            assign d_fwd = e_fwd[TW-1-FW -: DWID];
-            assign d_hit = e_hit;
-            assign d_ok  = e_ok;
-            assign o_raw_m = {OTW{1'b0}};
-            assign o_fwd_m = {OTW{1'b0}};
+        if (SO > 0) begin : g_ocand
+            wire [CW-1:0] oc0 = cand_of(os && oev == {OV{1'b0}}, DZ, 2'b00);
+            wire [CW-1:0] oc1 = cand_of(os && oev == o_raw[OTW-1 -: OV], o_raw[DWID-1:0], 2'b00);
+            wire [CW-1:0] oc2 = cand_of(os && oev == o_fwd[OTW-1 -: OV], o_fwd[DWID-1:0], 2'b00);
+            assign osel = !o_ok ? oc0 : o_hit ? oc2 : oc1;
+            assign dsel = fn ? esel : osel;
+        end else begin : g_no_ocand
+            assign osel = {CW{1'b0}};
+            assign dsel = esel;
             wire unused_o = ^{o_raw, o_fwd, o_hit, o_ok};
         end
     endgenerate
-
-    // Per candidate: the key compares (function, OS), and the delta: ==
-    // pd, - 1 == pd, + 1 == pd (the sides that do not depend on the entry
-    // come from trc_stkctx); j = dlen - kb, L(j) <=> jp3 = j + 3 in 0..7;
-    // kb after this record, one step toward dlen (one compare selecting
-    // among kb - 1, kb + 1 and kb, made in parallel).
-    localparam CW = 4 + 2 + 3 + KBW + 1 + 1 + 2;
-    wire [CW-1:0] cand [0:2];
-    genvar c;
-    generate
-        for (c = 0; c < 3; c = c + 1) begin : g_cand
-            wire [TW-1:0]   ent  = c == 0 ? {TW{1'b0}} : c == 1 ? e_raw : e_fwd;
-            wire [OTW-1:0]  oent = c == 0 ? {OTW{1'b0}} : c == 1 ? o_raw_m : o_fwd_m;
-            wire [DWID-1:0] dent = c == 0 ? {DWID{1'b0}} : c == 1 ? d_raw : d_fwd;
-            wire [PDW-1:0] r_pd  = dent[KBW+1 +: PDW];
-            wire [KBW-1:0] r_kb  = dent[1 +: KBW];
-            wire fpred   = fn && fkey == ent[TW-1 -: FW];
-            wire opred   = os && oev == oent[OTW-1 -: OV];
-            wire eq      = pr_eq_ok && pr_d0 == r_pd;
-            wire near_up = pr_up_ok && pr_dm1 == r_pd;
-            wire near_dn = pr_dn_ok && pr_dp1 == r_pd;
-            wire [7:0] jp3  = {2'b00, pr_dlen3} - {2'b00, r_kb};
-            wire       in_l = pr_dlen != {LW{1'b0}} && jp3[7:3] == 5'd0;
-            wire [1:0] sym  = eq ? 2'd0 : (near_up || near_dn) ? 2'd1 : in_l ? 2'd2 : 2'd3;
-            wire [KBW-1:0] kb_dec = r_kb - 1'b1, kb_inc = r_kb + 1'b1;
-            // (constant for the zero candidate, which is the point)
-            /* verilator lint_off UNSIGNED */
-            wire [KBW-1:0] kb_upd = dlen_k < r_kb ? kb_dec : dlen_k != r_kb ? kb_inc : r_kb;
-            /* verilator lint_on UNSIGNED */
-            // the delta fields come from dent
-            wire unused_ent = ^{ent[TW-FW-1:2], oent[OTW-OV-1:0]};
-            assign cand[c] = {fpred, opred, near_up, near_dn, sym, jp3[2:0], kb_upd,
-                              !(eq || near_up || near_dn), dent[0], ent[1:0]};
-        end
-    endgenerate
-    wire [CW-1:0] esel = !e_ok ? cand[0] : e_hit ? cand[2] : cand[1];
-    wire [CW-1:0] osel = !o_ok ? cand[0] : o_hit ? cand[2] : cand[1];
-    wire [CW-1:0] dsel = !d_ok ? cand[0] : d_hit ? cand[2] : cand[1];
     wire           fpred   = esel[CW-1];
-    wire           opred   = SO > 0 && osel[CW-2];
-    wire           near_up = dsel[CW-3];
-    wire           near_dn = dsel[CW-4];
-    wire [1:0]     sym     = dsel[CW-5 -: 2];
-    wire [2:0]     jp3     = dsel[CW-7 -: 3];
-    wire [KBW-1:0] kb_new  = dsel[4 +: KBW];
-    wire           m_new   = dsel[3];          // no EQ or NEAR: noisy
+    wire           opred   = SO > 0 && osel[CW-1];
+    wire           near_up = dsel[CW-2];
+    wire           near_dn = dsel[CW-3];
+    wire [1:0]     sym     = dsel[CW-4 -: 2];
+    wire [2:0]     jp3     = dsel[CW-6 -: 3];
     wire           d_m     = dsel[2];          // the coding entry's m
     wire           e_m     = esel[1];
     wire           e_h     = esel[0];
     wire [PDW-1:0] pd_new  = pr_eq_ok ? pr_d0 : PD_MAX;
     wire           pred    = fn ? fpred : opred;
+    // each table's update from its own candidates (m: no EQ or NEAR)
+    wire [KBW-1:0] kb_e = esel[4 +: KBW], kb_o = osel[4 +: KBW];
+    wire           m_e  = esel[3], m_o = osel[3];
+    wire           e_up = esel[CW-2], e_dn = esel[CW-3];
+    wire           e_eq = esel[CW-4 -: 2] == 2'd0;
 
-    assign e_new   = {fkey, pd_new, kb_new, m_new, fpred};
-    assign o_new   = {oev, pd_new, kb_new, m_new};
+    assign e_new   = {fkey, pd_new, kb_e, m_e, fpred};
+    assign o_new   = {oev, pd_new, kb_o, m_o};
     assign e_wr    = pr_valid && fn;
     assign o_wr    = pr_valid && os && !is_sync && SO > 0;
     assign clr     = pr_valid && is_sync;
@@ -186,8 +177,8 @@ module trc_stkpred #(
             ld_q <= LD_NONE;
             nc_q <= 1'b0;
         end else if (adv && pr_valid) begin
-            if (fn && sym != 2'd0)
-                ld_q <= near_up ? LD_UP : near_dn ? LD_DOWN : LD_NONE;
+            if (fn && !e_eq)
+                ld_q <= e_up ? LD_UP : e_dn ? LD_DOWN : LD_NONE;
             if (pr_pk && !(os && opred))
                 nc_q <= fn;
         end
@@ -217,7 +208,8 @@ module trc_stkpred #(
             sy_valid <= pr_valid;
     end
 
-    wire unused = ^{esel[CW-2:2], osel[CW-1], osel[CW-3:0]};
+    wire unused = ^{dsel[CW-1], dsel[4 +: KBW], dsel[3], dsel[1:0], osel[2:0],
+                    osel[CW-2:CW-8]};
 
 endmodule
 

@@ -1,13 +1,14 @@
-// trc_stksym: the symbol and length stages of the stack mode coders
+// trc_stksym: the symbol, sum and length stages of the stack mode coders
 // (docs/format.md 4.7, 4.8). A record's code is a prefix of NP and class
 // codes, the delta symbol's rank code, its payload, then the dictionary
 // fields. The symbol stage looks the parts up: the rank of the delta symbol
 // in its alphabet (its order by m, NP, stack mode 2's split NEAR and NPX),
 // the prefix, the payload (the mantissa or the timestamp code, from
-// trc_tscode) and the dictionaries; the length stage puts the rank code and
-// the prefix over the payload (two shifts side by side) and works out the
-// record's length, and the length less 1, less MAXLEN and less MAXLEN + 1
-// (one adder each, after a table of the field lengths), for the assembly.
+// trc_tscode) and the dictionaries; the sum stage adds up where the rank
+// code and the prefix start; the length stage puts them over the payload
+// (two shifts side by side) and works out the record's length, and the
+// length less 1, less MAXLEN and less MAXLEN + 1 (one adder each, after a
+// table of the field lengths), for the assembly.
 // Parameters:
 //   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, INFO_W - the format's
 //   MODE   - 1 stack mode, 2 stack mode 2
@@ -203,7 +204,47 @@ module trc_stksym #(
         .upd(os_upd), .hit(v_hit), .code(v_code)
     );
 
-    // ---- the length stage's registers
+    // ---- the sum stage's registers: the parts and their lengths
+    reg              sm_valid, sm_flush, sm_os, sm_fields, sm_xtop;
+    reg              sm_fh, sm_th, sm_vh;
+    reg [TSW-1:0]    sm_pl;
+    reg [12:0]       sm_dr;
+    reg [PFW-1:0]    sm_pf;
+    reg [SW-1:0]     sm_pl_len;
+    reg [3:0]        sm_dr_len;
+    reg [4:0]        sm_pf_len;
+    reg [ND_F-1:0]   sm_fc;
+    reg [ND_T-1:0]   sm_tc;
+    reg [ND_V-1:0]   sm_vc;
+    reg [INFO_W-1:0] sm_info;
+    always @(posedge clk) begin
+        if (adv) begin
+            sm_flush  <= flush;
+            sm_os     <= os;
+            sm_fields <= !sy_pred;
+            sm_xtop   <= sy_xtop;
+            sm_fh     <= f_hit;
+            sm_th     <= t_hit;
+            sm_vh     <= v_hit;
+            sm_pl     <= pl;
+            sm_dr     <= dr;
+            sm_pf     <= pf;
+            sm_pl_len <= pl_len;
+            sm_dr_len <= dr_len;
+            sm_pf_len <= pf_len;
+            sm_fc     <= f_code;
+            sm_tc     <= t_code;
+            sm_vc     <= v_code;
+            sm_info   <= info;
+        end
+        if (rst)
+            sm_valid <= 1'b0;
+        else if (adv)
+            sm_valid <= sy_valid;
+    end
+
+    // ---- the sum stage: where the rank code and the prefix start, and the
+    // end of the prefix (two short adders)
     reg              ln_valid, ln_flush, ln_os, ln_fields, ln_xtop;
     reg              ln_fh, ln_th, ln_vh;
     reg [TSW-1:0]    ln_pl;
@@ -215,31 +256,31 @@ module trc_stksym #(
     reg [ND_T-1:0]   ln_tc;
     reg [ND_V-1:0]   ln_vc;
     reg [INFO_W-1:0] ln_info;
-    wire [SW-1:0] sh_pf = pl_len + {{(SW-4){1'b0}}, dr_len};
+    wire [SW-1:0] sh_pf = sm_pl_len + {{(SW-4){1'b0}}, sm_dr_len};
     always @(posedge clk) begin
         if (adv) begin
-            ln_flush  <= flush;
-            ln_os     <= os;
-            ln_fields <= !sy_pred;
-            ln_xtop   <= sy_xtop;
-            ln_fh     <= f_hit;
-            ln_th     <= t_hit;
-            ln_vh     <= v_hit;
-            ln_pl     <= pl;
-            ln_dr     <= dr;
-            ln_pf     <= pf;
-            ln_sh_dr  <= pl_len;
+            ln_flush  <= sm_flush;
+            ln_os     <= sm_os;
+            ln_fields <= sm_fields;
+            ln_xtop   <= sm_xtop;
+            ln_fh     <= sm_fh;
+            ln_th     <= sm_th;
+            ln_vh     <= sm_vh;
+            ln_pl     <= sm_pl;
+            ln_dr     <= sm_dr;
+            ln_pf     <= sm_pf;
+            ln_sh_dr  <= sm_pl_len;
             ln_sh_pf  <= sh_pf;
-            ln_top    <= {{(RW-SW){1'b0}}, sh_pf} + {{(RW-5){1'b0}}, pf_len};
-            ln_fc     <= f_code;
-            ln_tc     <= t_code;
-            ln_vc     <= v_code;
-            ln_info   <= info;
+            ln_top    <= {{(RW-SW){1'b0}}, sh_pf} + {{(RW-5){1'b0}}, sm_pf_len};
+            ln_fc     <= sm_fc;
+            ln_tc     <= sm_tc;
+            ln_vc     <= sm_vc;
+            ln_info   <= sm_info;
         end
         if (rst)
             ln_valid <= 1'b0;
         else if (adv)
-            ln_valid <= sy_valid;
+            ln_valid <= sm_valid;
     end
 
     // ---- the length stage. The fields: 0 none, 1 exit of top, 2 function
