@@ -52,7 +52,10 @@ def synth_script(name, arch, wrapped, json_out=None, flatten=True):
     d = DESIGNS[name]
     top = (d.wrapper or WRAPPER) if wrapped else d.core
     params = dict(d.params, CORE=d.wrapper_core) if wrapped and not d.wrapper else d.params
-    opts = "".join(" -D%s" % x for x in d.defines) + " -sv"
+    # on ECP5 the RTL instantiates its block RAMs (trc_ram: their output
+    # registers, which Yosys does not infer)
+    defines = d.defines + (("TRC_ECP5",) if arch == "ecp5" else ())
+    opts = "".join(" -D%s" % x for x in defines) + " -sv"
     opts += "".join(" -I%s" % x for x in rtl_incdirs(d))
     s = "read_verilog -defer%s %s; " % (opts, " ".join(rtl_files(d, wrapped)))
     s += "".join("chparam -set %s %d %s; " % (k, v, top) for k, v in params.items())

@@ -59,21 +59,27 @@ typedef struct {
     unsigned nd_f;   /* function dictionary address bits, 1..8, <= fid_w */
     unsigned nd_t;   /* type dictionary address bits, 1..8, <= type_w */
     unsigned nd_v;   /* value dictionary address bits, 1..8, <= val_w */
-    unsigned mode;   /* coding mode: TRC_MODE_PAPER or TRC_MODE_STACK */
-    unsigned sk;     /* stack mode: predictor table index bits, 4..12 */
-    unsigned sd;     /* stack mode: shadow call stack depth, 1..64 */
+    unsigned mode;   /* coding mode: TRC_MODE_PAPER, _STACK or _STACK2 */
+    unsigned sk;     /* stack modes: predictor table index bits, 4..12 */
+    unsigned sd;     /* stack modes: shadow call stack depth, 1..64 */
+    unsigned so;     /* stack mode 2: OS context table index bits, 4..12 */
 } trc_params;
 
 #define TRC_MODE_PAPER 0 /* the paper's per-field dictionaries */
 #define TRC_MODE_STACK 1 /* shadow stack + context predictor (format.md 4.7) */
+#define TRC_MODE_STACK2 2 /* stack mode 2: + OS contexts, NEAR phase (4.8) */
 #define TRC_SK_MAX 12
 #define TRC_SD_MAX 64
+#define TRC_SO_MAX 12
 
 /* The paper's implementation: NT 23, FID_W 15, TYPE_W 7, VAL_W 16, ND 3
  * (mode paper; sk and sd are zero in paper mode). */
 trc_params trc_params_paper(void);
 /* The same field widths in stack mode with SK 9 and SD 16. */
 trc_params trc_params_stack(void);
+/* Stack mode 2 (format.md 4.8): the paper's field widths, SK 12, SD 16,
+ * SO 9, and 15-entry function and value dictionaries (ND 4, 3, 4). */
+trc_params trc_params_stack2(void);
 /* Returns TRC_OK when every field is in range, else TRC_ERR_PARAM. */
 trc_error trc_params_check(const trc_params *p);
 /* NZ: the number of bits needed to write NT (5 for NT = 23). */
@@ -144,9 +150,12 @@ typedef struct {
     unsigned wp;   /* FIFO write pointer */
 } trc_dict;
 
-/* Stack mode predictor state (docs/format.md 4.7), shared by both ends. */
+/* Stack mode predictor state (docs/format.md 4.7, 4.8), shared by both ends.
+ * A context table entry; in stack mode 2's OS table, key is the OS type and
+ * val the OS value (h stays 0 there). */
 typedef struct {
     uint32_t key;  /* predicted function key: exit flag << FID_W | id */
+    uint32_t val;  /* OS table only: predicted OS value */
     uint16_t pd;   /* last delta, saturated at 4095 */
     uint8_t kb;    /* tracked delta bit length, 0..32 */
     uint8_t m, h;  /* delta mode (0 near, 1 noisy); last event predicted */
@@ -157,6 +166,12 @@ typedef struct {
     uint32_t stack[TRC_SD_MAX]; /* ring buffer, stack[t] is the top */
     unsigned t, c;              /* top index, entries held (<= SD) */
     uint32_t prev;              /* key of the last function record */
+    /* Stack mode 2 only. */
+    trc_pentry otab[1u << TRC_SO_MAX]; /* OS context table */
+    uint32_t ptype, pval;       /* type and value of the last OS record */
+    unsigned pk;                /* 1 when the last raw record was OS */
+    unsigned nc;                /* class of the last NP after an OS record */
+    unsigned ld;                /* NEAR phase: 0 none, 1 up, 2 down */
 } trc_stk;
 
 typedef struct {
@@ -220,6 +235,9 @@ typedef struct {
      * table predicted, exits coded as the exit of the top, and the delta
      * symbols of all records: EQ, NEAR, a bit length, ESC. */
     uint64_t predicted, top_exits, delta_sym[4];
+    /* Stack mode 2 only: OS records whose type and value the OS context
+     * table predicted. */
+    uint64_t os_predicted;
 } trc_stats;
 
 typedef struct {
@@ -269,7 +287,7 @@ uint64_t trc_decoder_bit_offset(const trc_decoder *d);
 /* Writes the 16-byte header for params; mode must equal p->mode. */
 trc_error trc_header_write(const trc_params *p, unsigned mode,
                            uint8_t out[TRC_HEADER_BYTES]);
-/* Parses a header into *p (mode, SK, SD included); *mode = p->mode.
+/* Parses a header into *p (mode, SK, SD, SO included); *mode = p->mode.
  * len may be short: TRC_ERR_TRUNCATED then. */
 trc_error trc_header_read(const uint8_t *in, size_t len, trc_params *p,
                           unsigned *mode);

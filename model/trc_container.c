@@ -41,7 +41,8 @@ trc_error trc_header_write_ex(const trc_params *p, unsigned mode,
     out[11] = (uint8_t)p->nd_t;
     out[12] = (uint8_t)p->nd_v;
     out[13] = (uint8_t)flags;
-    out[14] = (uint8_t)p->sk; /* zero in paper mode */
+    /* SK (zero in paper mode); stack mode 2 puts SO in the high nibble. */
+    out[14] = (uint8_t)(p->sk | p->so << 4);
     out[15] = (uint8_t)p->sd;
     return TRC_OK;
 }
@@ -54,12 +55,15 @@ trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
             return i >= len ? TRC_ERR_TRUNCATED : TRC_ERR_MAGIC;
     if (len < TRC_HEADER_BYTES)
         return TRC_ERR_TRUNCATED;
-    if (in[4] < 1 || in[4] > TRC_CONTAINER_VERSION || in[5] > TRC_MODE_STACK)
+    if (in[4] < 1 || in[4] > TRC_CONTAINER_VERSION || in[5] > TRC_MODE_STACK2)
         return TRC_ERR_VERSION;
     if (in[13] & ~TRC_FLAG_FRAMED)
         return TRC_ERR_HEADER;
+    /* Byte 14 is SK in modes 0 and 1, SK | SO << 4 in mode 2. */
+    unsigned m2 = in[5] == TRC_MODE_STACK2;
     trc_params q = {in[6], in[7], in[8], in[9], in[10], in[11], in[12],
-                    in[5], in[14], in[15]};
+                    in[5], m2 ? in[14] & 15u : in[14], in[15],
+                    m2 ? in[14] >> 4 : 0u};
     if (trc_params_check(&q) != TRC_OK)
         return TRC_ERR_HEADER;
     *p = q;

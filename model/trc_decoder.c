@@ -64,7 +64,7 @@ static void reset_dicts(trc_decoder *d)
     trc_dict_reset(&d->fdict, d->p.nd_f);
     trc_dict_reset(&d->tdict, d->p.nd_t);
     trc_dict_reset(&d->vdict, d->p.nd_v);
-    if (d->p.mode == TRC_MODE_STACK)
+    if (d->p.mode != TRC_MODE_PAPER)
         trc_stk_reset(&d->p, &d->stk);
 }
 
@@ -137,20 +137,24 @@ static unsigned get_rank(bitr *r, const uint8_t *alpha, unsigned n)
     return alpha[i];
 }
 
-/* Stack mode delta symbol and its payload, mirror of put_stack(). */
+/* Stack mode delta symbol and its payload, mirror of put_stack(); ld is
+ * stack mode 2's NEAR phase (TRC_LD_NONE: NEAR carries a direction bit). */
 static trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
-                                 const uint8_t *alpha, unsigned n,
+                                 const uint8_t *alpha, unsigned n, unsigned ld,
                                  uint32_t *delta)
 {
     const uint32_t dmax = (uint32_t)((UINT64_C(1) << d->p.nt) - 1u);
     uint64_t start = r->pos;
     unsigned sym = get_rank(r, alpha, n);
     trc_error err = TRC_OK;
-    d->st.delta_sym[sym == SYM_EQ ? 0 : sym == SYM_NEAR ? 1 : sym == SYM_ESC ? 3 : 2]++;
+    int near = sym == SYM_NEAR || sym == SYM_NEARO;
+    d->st.delta_sym[sym == SYM_EQ ? 0 : near ? 1 : sym == SYM_ESC ? 3 : 2]++;
     if (sym == SYM_EQ) {
         *delta = e->pd;
-    } else if (sym == SYM_NEAR) {
-        unsigned down = get(r, 1);
+    } else if (near) {
+        /* The phase predicts the step opposite to the last one. */
+        unsigned down = ld == TRC_LD_NONE ? get(r, 1)
+                                          : (ld == TRC_LD_UP) == (sym == SYM_NEAR);
         if (down ? e->pd == 0 : e->pd >= dmax)
             return TRC_ERR_CORRUPT;
         *delta = down ? e->pd - 1u : e->pd + 1u;
@@ -166,6 +170,16 @@ static trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
     }
     d->st.coded_bits[TRC_F_TIMESTAMP] += r->pos - start;
     return err;
+}
+
+/* Whether the next rank code is NP's (or NPX's) in alpha[0..n). Does not
+ * advance. */
+static int is_np(const bitr *r, const uint8_t *alpha, unsigned n)
+{
+    uint64_t v = peek(r);
+    unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
+    unsigned i = ones < n - 1u ? ones : n - 1u;
+    return alpha[i] == SYM_NP || alpha[i] == SYM_NPX;
 }
 
 /* Paper mode: timestamp, kind bit, then the function or type/value codes.
@@ -203,17 +217,15 @@ static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
     unsigned idx = trc_stk_index(p, s);
     const trc_pentry en = s->tab[idx];
     uint8_t alpha[TRC_RANK_MAX];
-    unsigned n = trc_stk_alphabet(&en, 1, alpha);
-    uint64_t v = peek(r);
-    unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
-    int pred = ones >= n - 1u || alpha[ones] != SYM_NP;
+    unsigned n = trc_stk_alphabet(&en, 1, 0, alpha);
+    int pred = !is_np(r, alpha, n);
     if (!pred) {
         uint64_t start = r->pos;
         get_rank(r, alpha, n);
         st->kind_bits += r->pos - start;
-        n = trc_stk_alphabet(&en, 0, alpha);
+        n = trc_stk_alphabet(&en, 0, 0, alpha);
     }
-    trc_error err = get_stack_delta(d, r, &en, alpha, n, delta);
+    trc_error err = get_stack_delta(d, r, &en, alpha, n, TRC_LD_NONE, delta);
     if (err != TRC_OK)
         return err;
     *os = 0;
@@ -243,6 +255,104 @@ static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
     return TRC_OK;
 }
 
+/* Stack mode 2, an OS record through the OS context entry, mirror of
+ * put_stack2_os(); np_done: its NP was read already (step 1). */
+static trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_done,
+                               uint32_t *delta, uint32_t *type, uint32_t *val)
+{
+    const trc_params *p = &d->p;
+    trc_stats *st = &d->st;
+    trc_stk *s = &d->stk;
+    unsigned oidx = trc_stk_oindex(p, s);
+    const trc_pentry oe = s->otab[oidx];
+    uint8_t alpha[TRC_RANK_MAX];
+    unsigned n = s->pk ? trc_stk_oalphabet(&oe, alpha)
+                       : trc_stk_alphabet(&oe, 1, 0, alpha);
+    int pred = !np_done && !is_np(r, alpha, n);
+    if (!pred) {
+        if (!np_done) {
+            uint64_t start = r->pos;
+            get_rank(r, alpha, n);
+            st->kind_bits += r->pos - start;
+        }
+        n = trc_stk_alphabet(&oe, 0, 0, alpha);
+    }
+    trc_error err = get_stack_delta(d, r, &oe, alpha, n, TRC_LD_NONE, delta);
+    if (err != TRC_OK)
+        return err;
+    if (pred) {
+        *type = oe.key;
+        *val = oe.val;
+        st->os_predicted++;
+    } else {
+        *type = get_dict(r, &d->tdict, p->nd_t, p->type_w, 0, st, TRC_F_TYPE);
+        *val = get_dict(r, &d->vdict, p->nd_v, p->val_w, 0, st, TRC_F_VALUE);
+    }
+    trc_stk_oupdate(s, oidx, *type, *val, *delta);
+    return TRC_OK;
+}
+
+/* Stack mode 2, mirror of the encoder's put_stack2(). */
+static trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
+                            uint32_t *key, uint32_t *type, uint32_t *val)
+{
+    const trc_params *p = &d->p;
+    trc_stats *st = &d->st;
+    trc_stk *s = &d->stk;
+    uint8_t alpha[TRC_RANK_MAX];
+    unsigned n;
+    *os = 0;
+    if (s->pk) {
+        unsigned oidx = trc_stk_oindex(p, s);
+        n = trc_stk_oalphabet(&s->otab[oidx], alpha);
+        if (!is_np(r, alpha, n)) {
+            *os = 1;
+            return get_stack2_os(d, r, 0, delta, type, val);
+        }
+        uint64_t start = r->pos;
+        unsigned fn = (get_rank(r, alpha, n) == SYM_NP) == (s->nc == 1);
+        st->kind_bits += r->pos - start;
+        s->nc = fn;
+        if (!fn) {
+            *os = 1;
+            return get_stack2_os(d, r, 1, delta, type, val);
+        }
+    }
+    unsigned idx = trc_stk_index(p, s);
+    const trc_pentry en = s->tab[idx];
+    unsigned ld = s->ld;
+    n = trc_stk_alphabet(&en, 1, ld != TRC_LD_NONE, alpha);
+    int pred = !is_np(r, alpha, n);
+    unsigned cls = 1;
+    if (!pred) {
+        uint64_t start = r->pos;
+        get_rank(r, alpha, n);
+        cls = get(r, 1) ? 2u + get(r, 1) : 0u;
+        st->kind_bits += r->pos - start;
+        if (cls == 3) {
+            *os = 1;
+            s->pk = 0;
+            return get_stack2_os(d, r, 0, delta, type, val);
+        }
+        n = trc_stk_alphabet(&en, 0, ld != TRC_LD_NONE, alpha);
+    }
+    trc_error err = get_stack_delta(d, r, &en, alpha, n, ld, delta);
+    if (err != TRC_OK)
+        return err;
+    if (pred) {
+        *key = en.key;
+        st->predicted++;
+    } else if (cls == 0) {
+        *key = (UINT32_C(1) << p->fid_w) | trc_stk_top(s);
+        st->top_exits++;
+    } else {
+        *key = get_dict(r, &d->fdict, p->nd_f, p->fid_w + 1u, 0, st,
+                        TRC_F_FUNCTION);
+    }
+    trc_stk_update(p, s, idx, *key, *delta, pred);
+    return TRC_OK;
+}
+
 /* Decodes one record. *out is set and 1 returned through *emit when the
  * record is a trace record; reserved ones only move the decoder's state. */
 static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
@@ -253,9 +363,12 @@ static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
     uint32_t delta = 0, key = 0, type = 0, val = 0;
     uint64_t gap;
     int os = 0;
-    trc_error err = p->mode == TRC_MODE_STACK
-                        ? get_stack(d, r, &delta, &os, &key, &type, &val)
-                        : get_paper(d, r, &delta, &os, &key, &type, &val);
+    trc_error err =
+        p->mode == TRC_MODE_STACK
+            ? get_stack(d, r, &delta, &os, &key, &type, &val)
+        : p->mode == TRC_MODE_STACK2
+            ? get_stack2(d, r, &delta, &os, &key, &type, &val)
+            : get_paper(d, r, &delta, &os, &key, &type, &val);
     if (err != TRC_OK)
         return err;
     st->raw_bits[TRC_F_TIMESTAMP] += p->nt;

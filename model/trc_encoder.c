@@ -54,7 +54,7 @@ static void reset_dicts(trc_encoder *e)
     trc_dict_reset(&e->fdict, e->p.nd_f);
     trc_dict_reset(&e->tdict, e->p.nd_t);
     trc_dict_reset(&e->vdict, e->p.nd_v);
-    if (e->p.mode == TRC_MODE_STACK)
+    if (e->p.mode != TRC_MODE_PAPER)
         trc_stk_reset(&e->p, &e->stk);
 }
 
@@ -127,6 +127,24 @@ static inline void put_rank(bitw *w, const uint8_t *alpha, unsigned n,
     flush(w);
 }
 
+/* A delta symbol's payload: NEAR's direction bit (no phase), the bits
+ * below the leading one for a bit length, the paper code for ESC. */
+static void put_payload(const trc_encoder *e, bitw *w, const trc_pentry *en,
+                        unsigned ld, unsigned sym, uint32_t d)
+{
+    unsigned bits;
+    if (sym == SYM_NEAR && ld == TRC_LD_NONE) {
+        put(w, d < en->pd, 1);
+    } else if (sym == SYM_ESC) {
+        uint64_t code = time_code(e, d, &bits);
+        put(w, code, bits);
+    } else if (sym != SYM_EQ && sym != SYM_NEAR && sym != SYM_NEARO) {
+        bits = trc_bitlen(d) - 1u;
+        put(w, d & ((UINT32_C(1) << bits) - 1u), bits);
+    }
+    flush(w);
+}
+
 /* Stack mode (docs/format.md 4.7): a predicted function record is only its
  * delta symbol and payload; anything else is NP, the delta symbol (NP left
  * out of the alphabet) and payload, then the event class and its fields. */
@@ -141,23 +159,14 @@ static void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
     uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;
     int pred = fn && key == en.key;
     uint8_t alpha[TRC_RANK_MAX];
-    unsigned n = trc_stk_alphabet(&en, 1, alpha);
+    unsigned n = trc_stk_alphabet(&en, 1, 0, alpha);
     if (!pred) {
         put_rank(w, alpha, n, SYM_NP);
-        n = trc_stk_alphabet(&en, 0, alpha);
+        n = trc_stk_alphabet(&en, 0, 0, alpha);
     }
-    unsigned sym = trc_stk_symbol(&en, d), bits;
+    unsigned sym = trc_stk_symbol(&en, d, TRC_LD_NONE);
     put_rank(w, alpha, n, sym);
-    if (sym == SYM_NEAR) {
-        put(w, d < en.pd, 1);
-    } else if (sym == SYM_ESC) {
-        uint64_t code = time_code(e, d, &bits);
-        put(w, code, bits);
-    } else if (sym != SYM_EQ) {
-        bits = trc_bitlen(d) - 1u;
-        put(w, d & ((UINT32_C(1) << bits) - 1u), bits);
-    }
-    flush(w);
+    put_payload(e, w, &en, TRC_LD_NONE, sym, d);
     if (!pred) {
         if (r->kind == TRC_EXIT && r->a == trc_stk_top(s)) {
             put(w, 0, 1);
@@ -176,12 +185,96 @@ static void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
         trc_stk_update(p, s, idx, key, d, pred);
 }
 
+/* Stack mode 2, an OS record through the OS context entry: predicted, its
+ * delta symbol alone; else NP (after an OS record, the NP of class OS), the
+ * delta symbol without NP, the type and value codes. */
+static void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r)
+{
+    const trc_params *p = &e->p;
+    trc_stk *s = &e->stk;
+    unsigned oidx = trc_stk_oindex(p, s);
+    const trc_pentry oe = s->otab[oidx];
+    uint32_t d = (uint32_t)r->delta;
+    int pred = r->a == oe.key && r->b == oe.val;
+    uint8_t alpha[TRC_RANK_MAX];
+    unsigned n = s->pk ? trc_stk_oalphabet(&oe, alpha)
+                       : trc_stk_alphabet(&oe, 1, 0, alpha);
+    if (!pred) {
+        put_rank(w, alpha, n, !s->pk || s->nc == 0 ? SYM_NP : SYM_NPX);
+        s->nc = s->pk ? 0 : s->nc;
+        n = trc_stk_alphabet(&oe, 0, 0, alpha);
+    }
+    unsigned sym = trc_stk_symbol(&oe, d, TRC_LD_NONE);
+    put_rank(w, alpha, n, sym);
+    put_payload(e, w, &oe, TRC_LD_NONE, sym, d);
+    if (!pred) {
+        put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
+        put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
+    }
+    trc_stk_oupdate(s, oidx, r->a, r->b, d);
+}
+
+/* Stack mode 2 (docs/format.md 4.8). After an OS record the OS context
+ * entry codes first: a function record is its NP of class function (NP when
+ * the last such NP was of that class, else NPX), then the function context
+ * entry codes as in stack mode, with the NEAR phase, a dictionary without
+ * the exit flip, and the class before the delta symbol; class 11 hands the
+ * record to the OS context entry. */
+static void put_stack2(trc_encoder *e, bitw *w, const trc_record *r)
+{
+    const trc_params *p = &e->p;
+    trc_stk *s = &e->stk;
+    int fn = r->kind != TRC_OS;
+    uint8_t alpha[TRC_RANK_MAX];
+    unsigned n;
+    if (s->pk) {
+        if (!fn) {
+            put_stack2_os(e, w, r);
+            return;
+        }
+        unsigned oidx = trc_stk_oindex(p, s);
+        n = trc_stk_oalphabet(&s->otab[oidx], alpha);
+        put_rank(w, alpha, n, s->nc == 1 ? SYM_NP : SYM_NPX);
+        s->nc = 1;
+    }
+    unsigned idx = trc_stk_index(p, s);
+    const trc_pentry en = s->tab[idx];
+    uint32_t d = (uint32_t)r->delta;
+    uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;
+    int pred = fn && key == en.key;
+    int split = s->ld != TRC_LD_NONE;
+    n = trc_stk_alphabet(&en, 1, split, alpha);
+    if (!pred) {
+        put_rank(w, alpha, n, SYM_NP);
+        if (!fn) {
+            put(w, 3, 2);
+            put_stack2_os(e, w, r);
+            return;
+        }
+        int top = r->kind == TRC_EXIT && r->a == trc_stk_top(s);
+        put(w, top ? 0u : 2u, top ? 1u : 2u);
+        n = trc_stk_alphabet(&en, 0, split, alpha);
+        unsigned sym = trc_stk_symbol(&en, d, s->ld);
+        put_rank(w, alpha, n, sym);
+        put_payload(e, w, &en, s->ld, sym, d);
+        if (!top)
+            put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u, 0);
+    } else {
+        unsigned sym = trc_stk_symbol(&en, d, s->ld);
+        put_rank(w, alpha, n, sym);
+        put_payload(e, w, &en, s->ld, sym, d);
+    }
+    trc_stk_update(p, s, idx, key, d, pred);
+}
+
 /* Codes one raw record already checked by trc_raw_check(). */
 static void put_raw(trc_encoder *e, bitw *w, const trc_record *r)
 {
     const trc_params *p = &e->p;
     if (p->mode == TRC_MODE_STACK) {
         put_stack(e, w, r);
+    } else if (p->mode == TRC_MODE_STACK2) {
+        put_stack2(e, w, r);
     } else if (r->kind != TRC_OS) {
         put_time_kind(e, w, (uint32_t)r->delta, 0);
         uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;

@@ -43,13 +43,19 @@ const char *trc_error_text(trc_error err)
 
 trc_params trc_params_paper(void)
 {
-    trc_params p = {23, 15, 7, 16, 3, 3, 3, TRC_MODE_PAPER, 0, 0};
+    trc_params p = {23, 15, 7, 16, 3, 3, 3, TRC_MODE_PAPER, 0, 0, 0};
     return p;
 }
 
 trc_params trc_params_stack(void)
 {
-    trc_params p = {23, 15, 7, 16, 3, 3, 3, TRC_MODE_STACK, 9, 16};
+    trc_params p = {23, 15, 7, 16, 3, 3, 3, TRC_MODE_STACK, 9, 16, 0};
+    return p;
+}
+
+trc_params trc_params_stack2(void)
+{
+    trc_params p = {23, 15, 7, 16, 4, 3, 4, TRC_MODE_STACK2, 12, 16, 9};
     return p;
 }
 
@@ -64,11 +70,13 @@ trc_error trc_params_check(const trc_params *p)
         p->nd_v < 1 || p->nd_v > 8 || p->nd_v > p->val_w)
         return TRC_ERR_PARAM;
     if (p->mode == TRC_MODE_PAPER)
-        return p->sk == 0 && p->sd == 0 ? TRC_OK : TRC_ERR_PARAM;
-    if (p->mode != TRC_MODE_STACK || p->sk < 4 || p->sk > TRC_SK_MAX ||
-        p->sd < 1 || p->sd > TRC_SD_MAX)
+        return p->sk == 0 && p->sd == 0 && p->so == 0 ? TRC_OK : TRC_ERR_PARAM;
+    if ((p->mode != TRC_MODE_STACK && p->mode != TRC_MODE_STACK2) ||
+        p->sk < 4 || p->sk > TRC_SK_MAX || p->sd < 1 || p->sd > TRC_SD_MAX)
         return TRC_ERR_PARAM;
-    return TRC_OK;
+    if (p->mode == TRC_MODE_STACK)
+        return p->so == 0 ? TRC_OK : TRC_ERR_PARAM;
+    return p->so >= 4 && p->so <= TRC_SO_MAX ? TRC_OK : TRC_ERR_PARAM;
 }
 
 unsigned trc_nz_bits(unsigned nt)

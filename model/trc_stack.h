@@ -1,7 +1,8 @@
 /*
  * trc_stack.h - the stack mode predictor rules shared by encoder and decoder
- * (internal; normative text in docs/format.md 4.7): the context hash, the
- * delta symbols and their ranked unary code, and the state update.
+ * (internal; normative text in docs/format.md 4.7 and, for stack mode 2,
+ * 4.8): the context hashes, the delta symbols and their ranked unary code,
+ * and the state updates.
  */
 #ifndef TRC_STACK_H
 #define TRC_STACK_H
@@ -10,15 +11,19 @@
 
 #include "trc.h"
 
-/* Delta symbols. L(j) says bit length = kb + j, j in -3..4. */
+/* Delta symbols. L(j) says bit length = kb + j, j in -3..4. In stack mode 2
+ * with a NEAR phase (ld != 0), SYM_NEAR is the predicted direction and
+ * SYM_NEARO the other one. */
 enum {
     SYM_EQ, SYM_NEAR, SYM_L0, SYM_LP1, SYM_LM1, SYM_LP2, SYM_LM2, SYM_LP3,
-    SYM_LM3, SYM_LP4, SYM_NP, SYM_ESC, SYM__COUNT
+    SYM_LM3, SYM_LP4, SYM_NP, SYM_ESC, SYM_NEARO, SYM_NPX, SYM__COUNT
 };
 #define TRC_PD_MAX 4095u /* stored deltas saturate here (12 bits) */
-#define TRC_RANK_MAX 12  /* longest alphabet: 10 symbols + NP + ESC */
+#define TRC_RANK_MAX 13  /* longest alphabet: 11 symbols + NP + ESC */
+enum { TRC_LD_NONE, TRC_LD_UP, TRC_LD_DOWN }; /* stack mode 2 NEAR phase */
 
-static const int8_t trc_sym_j[SYM__COUNT] = {0, 0, 0, 1, -1, 2, -2, 3, -3, 4, 0, 0};
+static const int8_t trc_sym_j[SYM__COUNT] = {0, 0, 0, 1, -1, 2, -2, 3, -3, 4,
+                                             0, 0, 0, 0};
 
 /* The symbol order of each delta mode; NP and ESC are placed by
  * trc_stk_alphabet(). Near mode favours EQ/NEAR, noisy mode the lengths. */
@@ -30,16 +35,19 @@ static const uint8_t trc_sym_order[2][10] = {
 };
 
 /* Fills alpha[] (rank -> symbol) and returns its length: the mode's order,
- * NP inserted at rank 1 (h = 0), 3 (near mode) or 8 (noisy mode) when
- * with_np, then ESC last. */
+ * NP inserted in front of the order's element 1 (h = 0), 3 (near mode) or 8
+ * (noisy mode) when with_np, NEARO right after NEAR when split (stack mode 2
+ * with a NEAR phase), then ESC last. */
 static inline unsigned trc_stk_alphabet(const trc_pentry *e, int with_np,
-                                        uint8_t alpha[TRC_RANK_MAX])
+                                        int split, uint8_t alpha[TRC_RANK_MAX])
 {
     unsigned np_rank = !e->h ? 1u : e->m ? 8u : 3u, n = 0;
     for (unsigned i = 0; i < 10; i++) {
         if (with_np && i == np_rank)
             alpha[n++] = SYM_NP;
         alpha[n++] = trc_sym_order[e->m][i];
+        if (split && trc_sym_order[e->m][i] == SYM_NEAR)
+            alpha[n++] = SYM_NEARO;
     }
     alpha[n++] = SYM_ESC;
     return n;
@@ -71,8 +79,23 @@ static inline uint32_t trc_stk_top(const trc_stk *s)
 static inline void trc_stk_reset(const trc_params *p, trc_stk *s)
 {
     memset(s->tab, 0, sizeof s->tab[0] << p->sk);
+    if (p->mode == TRC_MODE_STACK2)
+        memset(s->otab, 0, sizeof s->otab[0] << p->so);
     s->t = s->c = 0;
     s->prev = 0;
+    s->ptype = s->pval = 0;
+    s->pk = s->nc = 0;
+    s->ld = TRC_LD_NONE;
+}
+
+/* Stack mode 2: the OS entry's alphabet after an OS record, 4.7's with NP
+ * (NP: not predicted, class nc) and NPX (the other class) after ESC. */
+static inline unsigned trc_stk_oalphabet(const trc_pentry *o,
+                                         uint8_t alpha[TRC_RANK_MAX])
+{
+    unsigned n = trc_stk_alphabet(o, 1, 0, alpha);
+    alpha[n++] = SYM_NPX;
+    return n;
 }
 
 /* |d - pd| == 1, in 64 bits: d + 1 wraps at NT = 32. */
@@ -81,13 +104,19 @@ static inline int trc_stk_near(const trc_pentry *e, uint32_t d)
     return (uint64_t)d + 1u == e->pd || d == e->pd + 1u;
 }
 
-/* The delta symbol for delta d under entry e (the encoder's choice). */
-static inline unsigned trc_stk_symbol(const trc_pentry *e, uint32_t d)
+/* The delta symbol for delta d under entry e (the encoder's choice); ld is
+ * stack mode 2's NEAR phase (TRC_LD_NONE in stack mode). After an up step
+ * the predicted NEAR is down, and the other way round. */
+static inline unsigned trc_stk_symbol(const trc_pentry *e, uint32_t d,
+                                      unsigned ld)
 {
     if (d == e->pd)
         return SYM_EQ;
-    if (trc_stk_near(e, d))
-        return SYM_NEAR;
+    if (trc_stk_near(e, d)) {
+        if (ld == TRC_LD_NONE)
+            return SYM_NEAR;
+        return (d > e->pd) == (ld == TRC_LD_DOWN) ? SYM_NEAR : SYM_NEARO;
+    }
     int j = (int)trc_bitlen(d) - (int)e->kb;
     if (d && j >= -3 && j <= 4)
         for (unsigned s = SYM_L0; s <= SYM_LP4; s++)
@@ -96,18 +125,29 @@ static inline unsigned trc_stk_symbol(const trc_pentry *e, uint32_t d)
     return SYM_ESC;
 }
 
+/* The delta prediction fields of an entry after a record with delta d. */
+static inline void trc_stk_delta_update(trc_pentry *e, uint32_t d)
+{
+    unsigned len = trc_bitlen(d);
+    int near = d == e->pd || trc_stk_near(e, d);
+    e->kb = (uint8_t)(e->kb + (len > e->kb) - (len < e->kb));
+    e->m = (uint8_t)!near;
+    e->pd = (uint16_t)(d > TRC_PD_MAX ? TRC_PD_MAX : d);
+}
+
 /* State update after a function record (key, delta d, predicted or not). */
 static inline void trc_stk_update(const trc_params *p, trc_stk *s,
                                   unsigned idx, uint32_t key, uint32_t d,
                                   int predicted)
 {
     trc_pentry *e = &s->tab[idx];
-    unsigned len = trc_bitlen(d);
-    int near = d == e->pd || trc_stk_near(e, d);
-    e->kb = (uint8_t)(e->kb + (len > e->kb) - (len < e->kb));
-    e->m = (uint8_t)!near;
+    if (p->mode == TRC_MODE_STACK2) /* NEAR phase, from the old pd */
+        s->ld = d == e->pd                  ? s->ld
+                : d == e->pd + 1u           ? (unsigned)TRC_LD_UP
+                : (uint64_t)d + 1u == e->pd ? (unsigned)TRC_LD_DOWN
+                                            : (unsigned)TRC_LD_NONE;
+    trc_stk_delta_update(e, d);
     e->h = (uint8_t)(predicted != 0);
-    e->pd = (uint16_t)(d > TRC_PD_MAX ? TRC_PD_MAX : d);
     e->key = key;
     uint32_t fid = key & ((UINT32_C(1) << p->fid_w) - 1u);
     if (!(key >> p->fid_w)) { /* entry: push, the oldest falls off */
@@ -119,6 +159,31 @@ static inline void trc_stk_update(const trc_params *p, trc_stk *s,
         s->c--;
     }
     s->prev = key;
+    s->pk = 0;
+}
+
+/* Stack mode 2: the OS context index, the last OS record's type and value
+ * XOR-folded to SO bits. */
+static inline unsigned trc_stk_oindex(const trc_params *p, const trc_stk *s)
+{
+    uint64_t v = (uint64_t)s->ptype << p->val_w | s->pval;
+    unsigned h = 0, mask = (1u << p->so) - 1u;
+    for (; v; v >>= p->so)
+        h ^= (unsigned)(v & mask);
+    return h;
+}
+
+/* Stack mode 2: state update after an OS record (reserved ones included). */
+static inline void trc_stk_oupdate(trc_stk *s, unsigned oidx, uint32_t type,
+                                   uint32_t val, uint32_t d)
+{
+    trc_pentry *o = &s->otab[oidx];
+    trc_stk_delta_update(o, d);
+    o->key = type;
+    o->val = val;
+    s->ptype = type;
+    s->pval = val;
+    s->pk = 1;
 }
 
 #endif /* TRC_STACK_H */

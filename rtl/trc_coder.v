@@ -35,20 +35,19 @@ module trc_coder #(
     input  wire              s_valid,
     output wire              s_ready,
     // ---- coded records out
-    output reg  [MAXLEN-1:0] m_bits,   // right-aligned, bits above len are 0
+    output wire [MAXLEN-1:0] m_bits,   // right-aligned, bits above len are 0
     // where the record ends in the stream: its first bit is at bit phase
     // ph = (bits since the last flush) mod LANE_W of a lane; m_endm1 = ph + len - 1
     // (every record has bits)
-    output reg  [EW-1:0]     m_endm1,
-    output reg               m_flush,  // END or SYNC: pad and end the word
-    output reg               m_valid,
+    output wire [EW-1:0]     m_endm1,
+    output wire              m_flush,  // END or SYNC: pad and end the word
+    output wire              m_valid,
     input  wire              m_ready
 );
 
     localparam NZ  = $clog2(NT + 1);
     localparam TSW = NZ + NT - 1;
     localparam FW  = 1 + FID_W;
-    localparam OWL = $clog2(LANE_W);
     localparam [TYPE_W-1:0] T_END  = `TRC_T_END(TYPE_W);
     localparam [TYPE_W-1:0] T_SYNC = `TRC_T_SYNC(TYPE_W);
 
@@ -97,8 +96,10 @@ module trc_coder #(
     );
     wire [TSW-1:0]  ts_code;
     wire [LENW-1:0] ts_len;
+    wire [NT-1:0]   unused_ts_mant;
     trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(LENW)) u_ts (
-        .clk(clk), .adv(adv), .delta(delta), .code(ts_code), .len(ts_len)
+        .clk(clk), .adv(adv), .delta(delta), .code(ts_code), .len(ts_len),
+        .mant(unused_ts_mant)
     );
 
     // ---- the record's fields through stages L, A, K and S (datapath not
@@ -184,13 +185,19 @@ module trc_coder #(
     wire [EW-1:0] lm1_s = tl_s + T_LM1[kc_q*EW +: EW];
     wire [EW-1:0] len_s = tl_s + T_LEN[kc_q*EW +: EW];
 
-    // ---- stage P: where the record ends (two adders side by side). The
-    // phase is the one loop here: a flush pads to the end of the word, so
-    // the next record starts one.
-    reg  [OWL-1:0] ph_q;
-    wire [EW-1:0]  ph_e   = {{(EW-OWL){1'b0}}, ph_q};
-    wire [EW-1:0]  endm1  = ph_e + lm1p_q;
-    wire [EW-1:0]  end_n  = ph_e + lenp_q;
+    // ---- stage P: where the record ends, in the output stage (trc_piece,
+    // shared with the stack mode coders; a paper mode record is never
+    // longer than MAXLEN, so it is never split). The phase is the one loop
+    // there: a flush pads to the end of the word, so the next record
+    // starts one.
+    trc_piece #(.FULL(MAXLEN), .MAXLEN(MAXLEN), .LANE_W(LANE_W), .EW(EW)) u_piece (
+        .clk(clk), .rst(rst), .adv(adv),
+        .bits(bitsp_q), .len(lenp_q), .lm1(lm1p_q), .hi_len({EW{1'b0}}),
+        .hi_lm1({EW{1'b0}}), .long_rec(1'b0), .flush(flp_q), .valid(vp_q),
+        .hold(unused_hold),
+        .m_bits(m_bits), .m_endm1(m_endm1), .m_flush(m_flush), .m_valid(m_valid)
+    );
+    wire unused_hold;
 
     always @(posedge clk) begin
         if (adv) begin
@@ -216,22 +223,15 @@ module trc_coder #(
             bitsp_q <= bits_s;
             lm1p_q  <= lm1_s;
             lenp_q  <= len_s;
-            m_bits  <= bitsp_q;
-            m_endm1 <= endm1;
-            m_flush <= flp_q;
         end
         if (rst) begin
-            {vl_q, va_q, vk_q, vs_q, vp_q, m_valid} <= 6'd0;
-            ph_q <= {OWL{1'b0}};
+            {vl_q, va_q, vk_q, vs_q, vp_q} <= 5'd0;
         end else if (adv) begin
             vl_q    <= s_valid;
             va_q    <= vl_q;
             vk_q    <= va_q;
             vs_q    <= vk_q;
             vp_q    <= vs_q;
-            m_valid <= vp_q;
-            if (vp_q)
-                ph_q <= flp_q ? {OWL{1'b0}} : end_n[OWL-1:0];
         end
     end
 
@@ -243,9 +243,6 @@ module trc_coder #(
                 else $error("%m: payload case not one-hot");
     end
 `endif
-
-    // a lane phase is the end mod LANE_W
-    wire unused_end = ^end_n[EW-1:OWL];
 
 endmodule
 

@@ -3,7 +3,7 @@
 // events and counts them; a LOST record with the count follows as soon as
 // there is room. flush writes END. Ports and timing: docs/rtl.md.
 // Parameters:
-//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD, LEAN -
+//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD, SO, LEAN -
 //              as in trc_enc
 //   SYNC_EVERY - as in trc_enc: a frame (ending with SYNC and tlast) every N
 //              trace records (events and LOST); 0 = never
@@ -30,6 +30,7 @@ module trc_core #(
     parameter MODE     = 0,
     parameter SK       = 9,
     parameter SD       = 16,
+    parameter SO       = 9,
     parameter LEAN     = 0,
     parameter SYNC_EVERY = 0,
     parameter PRESCALE = 1,
@@ -109,7 +110,7 @@ module trc_core #(
     trc_enc #(
         .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
         .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
-        .MODE(MODE), .SK(SK), .SD(SD), .LEAN(LEAN), .SYNC_EVERY(SYNC_EVERY)
+        .MODE(MODE), .SK(SK), .SD(SD), .SO(SO), .LEAN(LEAN), .SYNC_EVERY(SYNC_EVERY)
     ) u_enc (
         .clk(clk), .rst(rst),
         .s_axis_tdata(fi_rec), .s_axis_tvalid(fi_valid), .s_axis_tready(fi_ready),

@@ -129,11 +129,16 @@ module trc_dictp #(
     end
 
 `ifdef TRC_ASSERT
-    // the correction needs at most one changed entry, and none beside a clear
+    // the correction needs at most one changed entry, and none beside a
+    // clear; without FLIP no two entries are equal (a miss stores a key no
+    // entry holds, a hit changes nothing), so at most one compares equal
     always @(posedge clk) begin
         if (!rst)
             assert ((chg_q & (chg_q - 1'b1)) == {N{1'b0}} && !(clr_q && chg_q != {N{1'b0}}))
                 else $error("%m: more than one pending entry write");
+        if (!rst && FLIP == 0)
+            assert ((eq & (eq - 1'b1)) == {N{1'b0}})
+                else $error("%m: two entries match without FLIP");
     end
 `endif
 

@@ -15,9 +15,11 @@
 //            user OS and LOST records), 0..2^30; 0 = never. A SYNC on the
 //            input also ends a frame (docs/rtl.md, "Frames").
 //   MODE   - coding mode: 0 the paper's (trc_coder), 1 stack (trc_stkcoder,
-//            docs/format.md 4.7; one block RAM for the predictor table)
-//   SK     - stack mode: predictor table index bits, 4..12 (default 9)
-//   SD     - stack mode: shadow call stack depth, 1..64 (default 16)
+//            docs/format.md 4.7; one block RAM for the predictor table),
+//            2 stack mode 2 (trc_stkcoder, 4.8; a second table for OS records)
+//   SK     - stack modes: predictor table index bits, 4..12 (default 9)
+//   SD     - stack modes: shadow call stack depth, 1..64 (default 16)
+//   SO     - stack mode 2: OS context table index bits, 4..12 (default 9)
 //   LEAN   - 1: the lean paper mode encoder (trc_lean): the same stream, a
 //            record over about 2.5 clocks, in a fraction of the area; MODE 0
 //   INFO_W - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
@@ -37,6 +39,7 @@ module trc_enc #(
     parameter MODE   = 0,
     parameter SK     = 9,
     parameter SD     = 16,
+    parameter SO     = 9,
     parameter LEAN   = 0,
     parameter INFO_W = `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
 ) (
@@ -58,12 +61,13 @@ module trc_enc #(
     localparam FW_C   = ND_F + 1 + FID_W;
     localparam OW_C   = ND_T + TYPE_W + ND_V + VAL_W;
     // Longest piece the packer takes. Paper: the longest record (full
-    // timestamp, kind bit, escaped payload). Stack mode records reach FULL =
-    // 20 bits more (NP 9, delta rank 10, class 2 instead of the kind bit);
-    // trc_stkcoder cuts those in two, so the packer stays as small, unless
-    // tiny widths need a wider piece (at least half of FULL).
+    // timestamp, kind bit, escaped payload). Stack mode records reach FULL,
+    // 20 bits more (NP 9, delta rank 10, class 2 instead of the kind bit),
+    // stack mode 2's up to 34 (trc_format.vh); trc_stkcoder cuts those in
+    // two, so the packer stays as small, unless tiny widths need a wider
+    // piece (at least half of FULL).
     localparam LONGEST = NZ + NT - 1 + 1 + (FW_C > OW_C ? FW_C : OW_C);
-    localparam FULL    = LONGEST + 20;
+    localparam FULL    = `TRC_STK_FULL(MODE, NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V);
     localparam MAXLEN  = MODE == 0 || 2 * LONGEST >= FULL ? LONGEST : (FULL + 1) / 2;
     localparam LENW   = $clog2(MAXLEN + 1);
     localparam REC_W  = 1 + NT + INFO_W;
@@ -88,11 +92,13 @@ module trc_enc #(
         `TRC_PARAM_CHECK(INFO_W == `TRC_INFO_W(FID_W, TYPE_W, VAL_W), g_bad_info_w,
                          trc_bad_param_INFO_W,
                          "trc_enc: INFO_W is derived, leave it at its default")
-        `TRC_PARAM_CHECK(MODE == 0 || MODE == 1, g_bad_mode, trc_bad_param_MODE,
-                         "trc_enc: MODE must be 0 (paper) or 1 (stack)")
-        `TRC_PARAM_CHECK(MODE != 1 || (SK >= 4 && SK <= 12 && SD >= 1 && SD <= 64),
+        `TRC_PARAM_CHECK(MODE >= 0 && MODE <= 2, g_bad_mode, trc_bad_param_MODE,
+                         "trc_enc: MODE must be 0 (paper), 1 (stack) or 2 (stack mode 2)")
+        `TRC_PARAM_CHECK(MODE == 0 || (SK >= 4 && SK <= 12 && SD >= 1 && SD <= 64),
                          g_bad_stack, trc_bad_param_SK_SD,
-                         "trc_enc: stack mode needs SK 4..12 and SD 1..64")
+                         "trc_enc: the stack modes need SK 4..12 and SD 1..64")
+        `TRC_PARAM_CHECK(MODE != 2 || (SO >= 4 && SO <= 12), g_bad_so, trc_bad_param_SO,
+                         "trc_enc: stack mode 2 needs SO 4..12")
         `TRC_PARAM_CHECK(SYNC_EVERY >= 0 && SYNC_EVERY <= (1 << 30), g_bad_sync_every,
                          trc_bad_param_SYNC_EVERY,
                          "trc_enc: SYNC_EVERY must be 0..2^30")
@@ -210,9 +216,9 @@ module trc_enc #(
             end else begin : g_stack
                 trc_stkcoder #(
                     .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
-                    .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W),
+                    .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W), .MODE(MODE),
                     .MAXLEN(MAXLEN), .LENW(LENW), .LANE_W(LW), .EW(EW),
-                    .SK(SK), .SD(SD)
+                    .SK(SK), .SD(SD), .SO(SO)
                 ) u_coder (
                     .clk(clk), .rst(rst),
                     .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),

@@ -9,6 +9,19 @@
 `define TRC_INFO_W(fid_w, type_w, val_w) \
     ((1 + (fid_w) > (type_w) + (val_w)) ? 1 + (fid_w) : (type_w) + (val_w))
 
+// The longest record of the stack modes (docs/format.md 4.7, 4.8; mode 1
+// or 2), with TSW = NZ + NT - 1 the timestamp code: stack mode's NP code (9)
+// and delta rank code (10) and class (2), or stack mode 2's step 1 NPX (12),
+// NP and class (12) and rank code (11), over an escaped delta and the
+// longest dictionary fields. trc_enc sizes its packer from it.
+`define TRC_TSW(nt) ($clog2((nt) + 1) + (nt) - 1)
+`define TRC_MAX(a, b) ((a) > (b) ? (a) : (b))
+`define TRC_STK_FULL(mode, nt, fid_w, type_w, val_w, nd_f, nd_t, nd_v) \
+    ((mode) == 2 ? `TRC_MAX(35 + `TRC_TSW(nt) + (nd_f) + 1 + (fid_w), \
+                            24 + `TRC_TSW(nt) + (nd_t) + (type_w) + (nd_v) + (val_w)) \
+                 : 21 + `TRC_TSW(nt) + `TRC_MAX((nd_f) + 1 + (fid_w), \
+                                                (nd_t) + (type_w) + (nd_v) + (val_w)))
+
 // The four reserved OS info types at the top of the type range, each exactly
 // tw bits wide (TYPE_W >= 3, so every replication count is at least 1).
 `define TRC_T_TIME_EXT(tw) {(tw){1'b1}}

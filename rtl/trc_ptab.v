@@ -14,14 +14,24 @@
 // forwarded, so the result never depends on the RAM's read-during-write
 // behaviour. The forwarding select comes after the registers, so the
 // RAM's output meets no logic.
+// With FLAGS_BRAM the flags live in a block RAM of rows instead (tables of
+// 2048 entries and more, whose flags would take hundreds of LUT RAMs), read
+// with the entry: the row comes out of its RAM's output register beside the
+// entry, with the row as the writes and clears since left it (one more
+// write forwarded, as for the entry) and the fresh flag, and the user's
+// flag and the next write's row select last. The RAMs are trc_ram: the
+// output register is the block RAM's own on ECP5.
 // Parameters:
 //   SK - address bits (table index), 4..12
 //   W  - entry width
+//   FLAGS_BRAM - 0: flags in LUT RAM (rows of 8 at SK 9); 1: in a block RAM
+//        of rows of 32
 `default_nettype none
 
 module trc_ptab #(
     parameter SK = 9,
-    parameter W  = 36
+    parameter W  = 36,
+    parameter FLAGS_BRAM = 0
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -43,7 +53,6 @@ module trc_ptab #(
     output wire          rvalid   // the entry is rhit ? rfwd : rraw; else zero
 );
 
-    localparam N = 1 << SK;
 
     // The writes of the last two lds: w1 (its RAM write is under way,
     // repeated every clock until the next ld) and w2 (written, perhaps
@@ -68,28 +77,23 @@ module trc_ptab #(
     end
 
     // A read of the address being written returns what the RAM likes: it
-    // is never used (forwarding), and no_rw_check keeps Yosys from
-    // building bypass logic for it.
-    (* no_rw_check *)
-    reg [W-1:0] mem [0:N-1];
-    reg [W-1:0] mem_q;
-    always @(posedge clk) begin
-        if (w1_q)
-            mem[w1_addr_q] <= w1_data_q;
-        if (ld)
-            mem_q <= mem[raddr];
-    end
+    // is never used (forwarding). raw_q is the RAM's output register.
+    wire [W-1:0] raw_q;
+    trc_ram #(.AW(SK), .W(W)) u_mem (
+        .clk(clk), .we(w1_q), .waddr(w1_addr_q), .wdata(w1_data_q),
+        .re(ld), .raddr(raddr), .oe(ld), .rdata(raw_q)
+    );
 
     // The entry at ra_q now: the RAM's word, unless w1 or w2 went there.
-    // Its valid flag lives in a small LUT RAM of rows, with a fresh flop
-    // per row: a SYNC clears only the 2^LB row flops, and a write writes
-    // its whole row (into a stale row: its own flag 1, the others 0).
+    // Its valid flag lives in a RAM of rows, with a fresh flop per row: a
+    // SYNC clears only the 2^LB row flops, and a write writes its whole row
+    // (into a stale row: its own flag 1, the others 0).
     // Entry i is flag i[SK-1:LB] of row i[LB-1:0]. Like the RAM, rows and
     // fresh flops follow w1 and the clear of the last ld (c1_q) a clock
     // late, from registers (ld, the slowest signal, reaches none of them),
     // repeated until the next ld, which is harmless: nothing else writes
     // the row meanwhile.
-    localparam HB = SK > 6 ? SK - 6 : 1, LB = SK - HB;
+    localparam HB = FLAGS_BRAM != 0 ? 5 : SK > 6 ? SK - 6 : 1, LB = SK - HB;
     localparam NR = 1 << LB, NC = 1 << HB;
     reg  [NR-1:0] fresh_q;
     reg  [SK-1:0] ra_q;
@@ -97,20 +101,7 @@ module trc_ptab #(
     reg  [NC-1:0] w1_row_q;               // w1's row as it is written
     wire [LB-1:0] w1_row = w1_addr_q[LB-1:0];
     wire [LB-1:0] ra_row = ra_q[LB-1:0];
-    wire [NC-1:0] ra_flg;
-    // One 1-bit RAM per flag of a row, all written together (one write
-    // enable per row: iCE40 flops, which these become there, share their
-    // clock enable across a logic block).
-    genvar c;
-    generate
-        for (c = 0; c < NC; c = c + 1) begin : g_col
-            reg flg [0:NR-1];
-            always @(posedge clk)
-                if (w1_q)
-                    flg[w1_row] <= w1_row_q[c];
-            assign ra_flg[c] = fresh_q[ra_row] && flg[ra_row];
-        end
-    endgenerate
+    // Flag storage, written a whole row at a time (w1_row_q at w1_row).
     always @(posedge clk) begin
         if (rst || c1_q)
             fresh_q <= {NR{1'b0}};
@@ -127,31 +118,74 @@ module trc_ptab #(
     end
     wire w1_hit = w1_q && w1_addr_q == ra_q;
     wire w2_hit = w2_q && w2_addr_q == ra_q;
-
-    // ... and after this ld's write or clear. row_q is the flags' row of
-    // the entry at the last ld's ra_q, exact: every write and clear before
-    // it folded in, a whole row at a time. The entry written at this ld
-    // (waddr) is that entry, so its row as written is row_q with its flag
-    // set, with no second read of the flags.
-    reg  [NC-1:0] row_q;
-    wire          w0_hit = wpend && waddr == ra_q;
+    wire w0_hit = wpend && waddr == ra_q;
     wire [NC-1:0] w0_bit = {{(NC-1){1'b0}}, 1'b1} << waddr[SK-1:LB];
-    wire [NC-1:0] w0_new = row_q | w0_bit;
     reg  [HB-1:0] rhi_q;
     reg           hit_q;
-    reg  [W-1:0]  raw_q, fwd_q;
+    reg  [W-1:0]  fwd_q;
+    wire [NC-1:0] row_w;                 // the row of the entry being written
+    wire [NC-1:0] w0_new = row_w | w0_bit;
     always @(posedge clk)
         if (ld) begin
-            raw_q    <= mem_q;
             fwd_q    <= w0_hit ? wdata : w1_hit ? w1_data_q : w2_data_q;
             rhi_q    <= ra_q[SK-1:LB];
             hit_q    <= w0_hit || w1_hit || w2_hit;
             w1_row_q <= w0_new;
-            row_q    <= cpend ? {NC{1'b0}} :
-                        wpend && waddr[LB-1:0] == ra_row ? w0_new :
-                        w1_q && w1_row == ra_row ? w1_row_q :
-                        c1_q ? {NC{1'b0}} : ra_flg;
         end
+    genvar c;
+    generate
+        if (FLAGS_BRAM != 0) begin : g_fbram
+            // The row read with the entry (frow, as of the read), whether
+            // its row is fresh now (fr_q), and the row as the writes and
+            // clears since the read left it (rowf_q, when rowf_hit_q).
+            wire [NC-1:0] frow;
+            reg  [NC-1:0] w2_row_q, rowf_q;
+            reg  [LB-1:0] w2_row;
+            reg           fr_q, rowf_hit_q;
+            trc_ram #(.AW(LB), .W(NC)) u_flags (
+                .clk(clk), .we(w1_q), .waddr(w1_row), .wdata(w1_row_q),
+                .re(ld), .raddr(raddr[LB-1:0]), .oe(ld), .rdata(frow)
+            );
+            wire w0r = wpend && waddr[LB-1:0] == ra_row;
+            wire w1r = w1_q && w1_row == ra_row;
+            wire w2r = w2_q && w2_row == ra_row;
+            always @(posedge clk)
+                if (ld) begin
+                    w2_row_q   <= w1_row_q;
+                    w2_row     <= w1_row;
+                    fr_q       <= fresh_q[ra_row];
+                    rowf_hit_q <= cpend || w0r || w1r || c1_q || w2r;
+                    rowf_q     <= cpend ? {NC{1'b0}} : w0r ? w0_new : w1r ? w1_row_q :
+                                  c1_q ? {NC{1'b0}} : w2_row_q;
+                end
+            assign row_w  = rowf_hit_q ? rowf_q : fr_q ? frow : {NC{1'b0}};
+            assign rvalid = rowf_hit_q ? rowf_q[rhi_q] : fr_q && frow[rhi_q];
+        end else begin : g_flut
+            // One 1-bit LUT RAM per flag of a row, all written together (one
+            // write enable per row: iCE40 flops, which these become there,
+            // share their clock enable across a logic block), read at ra_q
+            // now. row_q is the flags' row of the entry at the last ld's
+            // ra_q, exact: every write and clear before it folded in, a
+            // whole row at a time.
+            wire [NC-1:0] ra_flg;
+            reg  [NC-1:0] row_q;
+            for (c = 0; c < NC; c = c + 1) begin : g_col
+                reg flg [0:NR-1];
+                always @(posedge clk)
+                    if (w1_q)
+                        flg[w1_row] <= w1_row_q[c];
+                assign ra_flg[c] = fresh_q[ra_row] && flg[ra_row];
+            end
+            always @(posedge clk)
+                if (ld)
+                    row_q <= cpend ? {NC{1'b0}} :
+                             wpend && waddr[LB-1:0] == ra_row ? w0_new :
+                             w1_q && w1_row == ra_row ? w1_row_q :
+                             c1_q ? {NC{1'b0}} : ra_flg;
+            assign row_w  = row_q;
+            assign rvalid = row_q[rhi_q];
+        end
+    endgenerate
 
 `ifdef TRC_ASSERT
     // The write at an ld goes to the entry read at the ld before: row_q's.
@@ -163,7 +197,6 @@ module trc_ptab #(
             assert (waddr == ra1_q) else $error("%m: write to an entry not read");
     end
 `endif
-    assign rvalid = row_q[rhi_q];
     assign rraw   = raw_q;
     assign rfwd   = fwd_q;
     assign rhit   = hit_q;

@@ -24,7 +24,8 @@ module trc_tscode #(
     input  wire          adv,    // the stages move
     input  wire [NT-1:0] delta,
     output reg  [CW-1:0] code,   // delta's code, three adv later; bits above len are 0
-    output reg  [LW-1:0] len
+    output reg  [LW-1:0] len,
+    output reg  [NT-1:0] mant    // the bits of delta below its leading one
 );
 
     localparam G  = 4;                       // group size
@@ -78,6 +79,7 @@ module trc_tscode #(
             zero_q <= ~(d_q[0] | up[0]);
             code   <= code_d;
             len    <= len_d;
+            mant   <= mant_q;
         end
     end
 

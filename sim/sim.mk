@@ -49,6 +49,15 @@ SIM_P_sfid8  := $(call with,$(SIM_P_fid8),ND_F=2 ND_T=2 ND_V=2 MODE=1 SK=12 SD=6
 SIM_P_swide  := $(SIM_P_wide) MODE=1 SK=10 SD=2
 SIM_P_stiny  := $(SIM_P_tiny) MODE=1 SK=4 SD=1
 SIM_P_stackf := $(SIM_P_stack) SYNC_EVERY=64
+# Stack mode 2 (MODE=2): its own sets, SK, SD and SO off the defaults
+# somewhere, ND_F and ND_V as its preset (15 entries) or others.
+SIM_SETS     += s2 s2nt16 s2fid8 s2wide s2tiny s2f
+SIM_P_s2     := $(call with,$(SIM_P_paper),ND_F=4 ND_V=4) MODE=2 SK=12 SD=16 SO=9
+SIM_P_s2nt16 := $(SIM_P_nt16) MODE=2 SK=6 SD=4 SO=5
+SIM_P_s2fid8 := $(call with,$(SIM_P_fid8),ND_F=2 ND_T=2 ND_V=2) MODE=2 SK=10 SD=64 SO=12
+SIM_P_s2wide := $(SIM_P_wide) MODE=2 SK=11 SD=3 SO=7
+SIM_P_s2tiny := $(SIM_P_tiny) MODE=2 SK=4 SD=1 SO=4
+SIM_P_s2f    := $(SIM_P_s2) SYNC_EVERY=64
 # The lean encoder (LEAN = 1, rtl/trc_lean.v): the paper mode sets again,
 # the same harness and model.
 SIM_SETS     += lpaper lnd2 lnd4 lnt16 lfid8 lwide ltiny lpaperf ltinyf
@@ -106,6 +115,8 @@ $(SIM_DIR)/trc_vec: sim/trc_vec.cpp sim/trc_sim_util.h $(B)/rel/libtrc.a
 	$(CXX) -O2 -std=c++14 -Wall -Wextra -Imodel -Isim $< $(B)/rel/libtrc.a -o $@
 
 SIM_TRACES := $(patsubst tests/data/%.txt.xz,%,$(wildcard tests/data/*_t*.txt.xz))
+# and the OS-heavy traces of stack mode 2's runs (tests/data/os)
+SIM_TRACES += $(patsubst tests/data/%.txt.xz,%,$(wildcard tests/data/os/*_t*.txt.xz))
 SIM_DATA   := $(patsubst %,$(SIM_DIR)/data/%.20k.txt,$(SIM_TRACES))
 $(SIM_DIR)/data/%.20k.txt: tests/data/%.txt.xz
 	@mkdir -p $(@D)

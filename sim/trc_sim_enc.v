@@ -3,7 +3,7 @@
 // instance the harness drives (the others see tvalid low). Outputs are
 // right-aligned in 64 bits.
 // Parameters: NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, SYNC_EVERY, MODE,
-//   SK, SD, LEAN as in trc_enc;
+//   SK, SD, SO, LEAN as in trc_enc;
 //   REC_W - derived record width, do not set
 `default_nettype none
 `include "trc_format.vh"
@@ -20,6 +20,7 @@ module trc_sim_enc #(
     parameter MODE   = 0,
     parameter SK     = 9,
     parameter SD     = 16,
+    parameter SO     = 9,
     parameter LEAN   = 0,
     parameter REC_W  = 1 + NT + `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
 ) (
@@ -52,7 +53,7 @@ module trc_sim_enc #(
             trc_enc #(
                 .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
                 .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
-                .SYNC_EVERY(SYNC_EVERY), .MODE(MODE), .SK(SK), .SD(SD),
+                .SYNC_EVERY(SYNC_EVERY), .MODE(MODE), .SK(SK), .SD(SD), .SO(SO),
                 .LEAN(LEAN)
             ) u_enc (
                 .clk(clk), .rst(rst),

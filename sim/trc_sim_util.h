@@ -44,6 +44,9 @@
 #ifndef TRC_P_SD
 #define TRC_P_SD 0
 #endif
+#ifndef TRC_P_SO
+#define TRC_P_SO 0
+#endif
 
 static inline trc_params sim_params(void)
 {
@@ -58,6 +61,7 @@ static inline trc_params sim_params(void)
     p.mode = TRC_P_MODE;
     p.sk = TRC_P_SK;
     p.sd = TRC_P_SD;
+    p.so = TRC_P_SO;
     return p;
 }
 

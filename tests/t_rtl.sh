@@ -8,8 +8,10 @@
 # (--map-ids); nt16: long deltas are split by TIME_EXT as the format says.
 # Beyond the matrix: a wide set and seeded random traces on every set.
 # Stack mode runs the same matrix on its sets (stack = paper widths, snt16,
-# sfid8; swide, stiny beyond it), and so does the lean encoder (lpaper,
-# lnd2, lnd4, lnt16, lfid8; lwide, ltiny beyond it; see sim/sim.mk).
+# sfid8; swide, stiny beyond it), and so do stack mode 2 (s2 = its preset,
+# s2nt16, s2fid8; s2wide, s2tiny beyond it; s2 also on the OS-heavy traces
+# of tests/data/os) and the lean encoder (lpaper, lnd2, lnd4, lnt16, lfid8;
+# lwide, ltiny beyond it; see sim/sim.mk).
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -61,8 +63,9 @@ BAD="--sync-every 997 --end-every 1501 --junk --reserved 313"
 
 # ---- the matrix, 20k-record prefixes
 seed=0
-for set in paper nd2 nd4 nt16 fid8 stack snt16 sfid8 lpaper lnd2 lnd4 lnt16 lfid8; do
-  map=""; case $set in fid8|sfid8|lfid8) map="--map-ids";; esac
+for set in paper nd2 nd4 nt16 fid8 stack snt16 sfid8 s2 s2nt16 s2fid8 \
+           lpaper lnd2 lnd4 lnt16 lfid8; do
+  map=""; case $set in fid8|sfid8|s2fid8|lfid8) map="--map-ids";; esac
   for t in $traces; do
     for w in 8 16 32 64; do
       for st in 0 0.1 0.5; do
@@ -86,10 +89,21 @@ for set in paper nd2 nd4 nt16 fid8 stack snt16 sfid8 lpaper lnd2 lnd4 lnt16 lfid
   done
 done
 
+# ---- stack mode 2 on the OS-heavy traces (its OS context table)
+for t in $(cd tests/data && ls os/*_t*.txt.xz | sed 's/\.txt\.xz$//'); do
+  for w in 8 64; do
+    for st in 0 0.3; do
+      seed=$((seed + 1))
+      job "enc s2 w$w $t stall $st" "$(enc s2 $S/data/$t.20k.txt \
+        --out-w $w --stall-in $st --stall-out $st --seed $seed)"
+    done
+  done
+done
+
 # ---- beyond the matrix: wide set (NT=31, FID_W=31, ND_F=8, ND_T=1, ND_V=5).
 # Its 255-entry dictionary makes a simulated clock ~50 times slower, so
 # these runs take the first 5000 records (they were 60% of this suite's time).
-for set in wide swide lwide; do
+for set in wide swide s2wide lwide; do
   for t in $traces; do
     for w in 8 16 32 64; do
       for st in 0 0.3; do
@@ -106,8 +120,8 @@ done
 # ---- seeded random traces (every delta range, TIME_EXT runs) on every set,
 # incl. tiny (NT=2, FID_W=1, TYPE_W=3, VAL_W=1, ND=1), which no sample fits
 for set in paper nd2 nd4 nt16 fid8 wide tiny stack snt16 sfid8 swide stiny \
-           lpaper lnd2 lnd4 lnt16 lfid8 lwide ltiny; do
-  n=20000; case $set in wide|swide|lwide) n=5000;; esac   # see above
+           s2 s2nt16 s2fid8 s2wide s2tiny s2f lpaper lnd2 lnd4 lnt16 lfid8 lwide ltiny; do
+  n=20000; case $set in wide|swide|s2wide|lwide) n=5000;; esac   # see above
   for w in 8 16 32 64; do
     for st in 0 0.3; do
       seed=$((seed + 1))
@@ -141,6 +155,8 @@ for t in $traces; do
     "$(enc paper tests/data/$t.txt.xz --out-w 64 --min-rate 0.9999)"
   job "+enc stack w64 $t full, records/cycle >= 0.999" \
     "$(enc stack tests/data/$t.txt.xz --out-w 64 --min-rate 0.999)"
+  job "+enc s2 w64 $t full, records/cycle >= 0.999" \
+    "$(enc s2 tests/data/$t.txt.xz --out-w 64 --min-rate 0.999)"
 done
 job "+enc paper w8 zlib_deflate_t1 full stall 0.1" "$(enc paper \
   tests/data/zlib_deflate_t1.txt.xz --out-w 8 --stall-in 0.1 --stall-out 0.1 --seed 99)"

@@ -99,6 +99,17 @@ for w in 8 64; do
     --out-w $w --stall-in 0.3 --stall-out 0.3 --sync-every 301 --junk --reserved 77 \
     --reset-at 7000 --seed $seed)"
 done
+# stack mode 2 frames: both tables, the stack, pk, nc, the phase and the
+# dictionaries reset at every SYNC
+for w in 8 64; do
+  seed=$((seed + 1))
+  job "+enc s2f w$w lua_errors_t1 SYNC_EVERY=64 stall 0.2" \
+    "$(enc s2f $S/data/lua_errors_t1.20k.txt --out-w $w $STALLS --seed $seed)"
+  seed=$((seed + 1))
+  job "+enc s2f w$w os/sched_s1_t10 reset mid-frame + END/SYNC + bad input" \
+    "$(enc s2f $S/data/os/sched_s1_t10.20k.txt --out-w $w $STALLS --reset-at 6037 $BAD \
+      --seed $seed)"
+done
 job "+enc paperf w64 lua_calls_t1 full, SYNC_EVERY=64" \
   "$(enc paperf tests/data/lua_calls_t1.txt.xz --out-w 64 --min-rate 0.98)"
 

@@ -113,7 +113,7 @@ static int same(const trc_record *a, const trc_record *b, size_t n)
 static trc_params P(unsigned nt, unsigned fid, unsigned tw, unsigned vw,
                     unsigned nd)
 {
-    trc_params p = {nt, fid, tw, vw, nd, nd, nd, TRC_MODE_PAPER, 0, 0};
+    trc_params p = {nt, fid, tw, vw, nd, nd, nd, TRC_MODE_PAPER, 0, 0, 0};
     return p;
 }
 
@@ -705,6 +705,143 @@ static void test_stack_sync_and_errors(void)
     check(trc_params_check(&p) == TRC_ERR_PARAM, "stack_params_range");
 }
 
+/* Stack mode 2 (docs/format.md 4.8). The bits were worked out by hand from
+ * the format text, as the table in 4.8 shows them. */
+static void test_stack2_worked_example(void)
+{
+    trc_params p = trc_params_stack2(); /* SK 12, SD 16, SO 9, ND 4,3,4 */
+    trc_record r[] = {
+        R(3, TRC_ENTRY, 0, 0), R(4, TRC_ENTRY, 0, 0), R(3, TRC_ENTRY, 0, 0),
+        R(9, TRC_OS, 1, 7),    R(9, TRC_OS, 1, 7),    R(9, TRC_OS, 1, 7),
+        R(2, TRC_EXIT, 0, 0),
+    };
+    uint8_t b[64];
+    char s[600];
+    size_t n = enc_raw(&p, r, 7, b);
+    bits_of(b, n * 8, s);
+    const char *want =
+        /* E0 d3: idx 0, reset entry predicts E0; L+2 at rank 6, 1 bit. */
+        "1111110" "1"
+        /* E0 d4: {E0, pd 3, kb 1, noisy, hit}: NEAR at rank 7, up (0). */
+        "11111110" "0"
+        /* E0 d3: {E0, pd 4, kb 2, near, hit}, phase up: down is NEARp. */
+        "10"
+        /* O 1 7 d9: NP at rank 4 (after NEARo), class 11; OS entry 0 is a
+         * reset entry: NP, L+4 (rank 9) and 3 bits, type 1 and value 7 hit. */
+        "11110" "11" "10" "1111111110" "001" "001" "0111"
+        /* O 1 7 d9: after an OS record; OS entry 135, reset: not
+         * predicted, class OS = nc: NP. */
+        "10" "1111111110" "001" "001" "0111"
+        /* O 1 7 d9: OS entry 135 {1, 7, pd 9, kb 1, noisy}: predicted, EQ
+         * at rank 7 of [L0 NP L+1 L-1 L+2 L-2 L+3 EQ ...]. */
+        "11111110"
+        /* X0 d2: a function record, nc = OS: NPX, the last of 13 ranks;
+         * idx 0 {E0, pd 3, kb 2, near, hit}: NP at rank 4, exit of top 0,
+         * phase down: d = 2 is NEARo, rank 2. */
+        "111111111111" "11110" "0" "110"
+        /* END: idx 1 (reset), phase down: NP at rank 1, class 11; OS entry
+         * 135 {1, 7, pd 9, kb 2, near}: NP, ESC (ten ones), z = 23; type 126
+         * misses, value 0 hits; 2 pad bits. */
+        "10" "11" "10" "1111111111" "10111" "111" "1111110" "0000" "00";
+    check(n == 17 && !strcmp(s, want), "stack2_worked_example_bits");
+    trc_record out[8];
+    size_t got;
+    trc_stats st;
+    trc_error e = dec_chunked(&p, b, n, 3, out, &got, &st);
+    check(e == TRC_OK && got == 7 && same(out, r, 7) && st.end == 1,
+          "stack2_worked_example_decodes");
+    check(8 * n == st.coded_bits[TRC_F_TIMESTAMP] + st.coded_bits[TRC_F_FUNCTION] +
+                       st.coded_bits[TRC_F_TYPE] + st.coded_bits[TRC_F_VALUE] +
+                       st.kind_bits + st.pad_bits,
+          "stack2_stats_add_up");
+    check(st.predicted == 3 && st.top_exits == 1 && st.os_predicted == 1 &&
+              st.delta_sym[0] == 1 && st.delta_sym[1] == 3 &&
+              st.delta_sym[2] == 3 && st.delta_sym[3] == 1,
+          "stack2_stats_predictions");
+}
+
+static void test_stack2_round_trips(void)
+{
+    /* nt fid tw vw ndf ndt ndv sk sd so: corners of every range */
+    static const unsigned sets[][10] = {
+        {23, 15, 7, 16, 4, 3, 4, 12, 16, 9}, {2, 1, 3, 1, 1, 1, 1, 4, 1, 4},
+        {8, 8, 4, 8, 2, 2, 2, 5, 3, 12},     {32, 31, 16, 32, 8, 8, 8, 12, 64, 12},
+        {12, 6, 7, 16, 3, 3, 3, 4, 2, 5},    {23, 15, 7, 16, 3, 3, 3, 9, 16, 4},
+    };
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        trc_params p = P(sets[s][0], sets[s][1], sets[s][2], sets[s][3],
+                         sets[s][4]);
+        p.nd_t = sets[s][5];
+        p.nd_v = sets[s][6];
+        p.mode = TRC_MODE_STACK2;
+        p.sk = sets[s][7];
+        p.sd = sets[s][8];
+        p.so = sets[s][9];
+        int ok = trc_params_check(&p) == TRC_OK;
+        for (unsigned seed = 1; seed <= 4; seed++)
+            ok &= round_trip_ok(&p, seed, seed * 7919 + (unsigned)s, 1);
+        char name[96];
+        snprintf(name, sizeof name, "stack2_round_trip_nt%u_fid%u_sk%u_sd%u_so%u",
+                 sets[s][0], sets[s][1], sets[s][7], sets[s][8], sets[s][9]);
+        check(ok, name);
+    }
+}
+
+static void test_stack2_sync_and_header(void)
+{
+    trc_params p = trc_params_stack2();
+    enum { N = 300 };
+    trc_record in[N];
+    rng_state = 78;
+    random_trace(&p, in, N);
+    for (size_t i = 0; i < N; i++)
+        if (in[i].delta > 1000 || in[i].kind == TRC_LOST)
+            in[i] = R(in[i].delta % 1000, i % 3 ? TRC_OS : TRC_ENTRY, 3, 0);
+    static uint8_t a[N * 40], b[N * 80];
+    trc_encoder e;
+    size_t len, at = 0, alen = 0, used;
+    /* A alone, then A, SYNC, A: after the SYNC the bytes repeat A's, so the
+     * OS table, po, pk and the phase were reset too. */
+    trc_encoder_init(&e, &p);
+    trc_encode(&e, in, N, &used, a, sizeof a, &alen);
+    trc_encode_sync(&e, a + alen, TRC_MAX_RECORD_BYTES, &len);
+    alen += len;
+    trc_encoder_init(&e, &p);
+    for (int k = 0; k < 2; k++) {
+        trc_encode(&e, in, N, &used, b + at, sizeof b - at, &len);
+        at += len;
+        trc_encode_sync(&e, b + at, TRC_MAX_RECORD_BYTES, &len);
+        at += len;
+    }
+    check(at == 2 * alen && !memcmp(a, b, alen) && !memcmp(a, b + alen, alen),
+          "stack2_sync_resets_predictor");
+
+    uint8_t h[TRC_HEADER_BYTES];
+    trc_params q;
+    unsigned mode;
+    check(trc_header_write(&p, TRC_MODE_STACK2, h) == TRC_OK && h[5] == 2 &&
+              h[14] == (12 | 9 << 4) && h[15] == 16 &&
+              trc_header_read(h, sizeof h, &q, &mode) == TRC_OK &&
+              mode == TRC_MODE_STACK2 && !memcmp(&p, &q, sizeof p),
+          "stack2_header_round_trip");
+    trc_params s1 = trc_params_stack();
+    trc_header_write(&s1, TRC_MODE_STACK, h);
+    h[14] |= 9 << 4; /* an SO nibble in a stack mode header: SK 153 */
+    check(trc_header_read(h, sizeof h, &q, &mode) == TRC_ERR_HEADER,
+          "stack_header_with_os_bits_rejected");
+    h[14] = 9;
+    h[5] = 3;
+    check(trc_header_read(h, sizeof h, &q, &mode) == TRC_ERR_VERSION,
+          "mode_3_rejected");
+    q = p;
+    q.so = 3;
+    check(trc_params_check(&q) == TRC_ERR_PARAM, "stack2_so_range");
+    q.so = 0;
+    check(trc_params_check(&q) == TRC_ERR_PARAM, "stack2_needs_so");
+    s1.so = 9;
+    check(trc_params_check(&s1) == TRC_ERR_PARAM, "stack_mode_rejects_so");
+}
+
 static void test_container_and_bin(void)
 {
     trc_params p = P(16, 8, 5, 12, 2), q;
@@ -803,6 +940,9 @@ int main(void)
     test_stack_worked_example();
     test_stack_round_trips();
     test_stack_sync_and_errors();
+    test_stack2_worked_example();
+    test_stack2_round_trips();
+    test_stack2_sync_and_header();
     test_text();
     test_container_and_bin();
     test_frames();

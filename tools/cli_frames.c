@@ -83,6 +83,7 @@ static void add_stats(trc_stats *s, const trc_stats *d)
     }
     s->predicted += d->predicted;
     s->top_exits += d->top_exits;
+    s->os_predicted += d->os_predicted;
     for (int k = 0; k < 4; k++)
         s->delta_sym[k] += d->delta_sym[k];
 }

@@ -74,17 +74,17 @@ static const cli_opt opts[OPT__COUNT] = {
     [OPT_VALUE_BITS] = {"--value-bits", "N", K_UINT, 0, 255, "OS value bits (16)"},
     [OPT_DICT_BITS] = {"--dict-bits", "N|F,T,V", K_DICT, 0, 255,
                        "dictionary address bits (3)"},
-    [OPT_MODE] = {"--mode", "paper|stack", K_CHOICE, 0, 0, "coding mode (paper)"},
+    [OPT_MODE] = {"--mode", "paper|stack|stack2", K_CHOICE, 0, 0, "coding mode (paper)"},
     [OPT_TABLE_BITS] = {"--table-bits", "N", K_UINT, 0, 255,
-                        "stack mode: context table bits, 4..12 (9)"},
+                        "stack modes: context table bits, 4..12 (9; stack2 12)"},
     [OPT_STACK_DEPTH] = {"--stack-depth", "N", K_UINT, 0, 255,
-                         "stack mode: call stack depth, 1..64 (16)"},
+                         "stack modes: call stack depth, 1..64 (16)"},
 };
 
 static const char *const choices[][5] = {
     [OPT_TO] = {"bin", "text", NULL},
     [OPT_UNIT] = {"ticks", "ns", "us", "ms", NULL},
-    [OPT_MODE] = {"paper", "stack", NULL},
+    [OPT_MODE] = {"paper", "stack", "stack2", NULL},
 };
 
 /* Strict decimal: digits only, no sign, no base prefix, no overflow. */
@@ -169,12 +169,13 @@ static int value(const cli_args *a, unsigned id, const char *v, cli_args *out)
     }
 }
 
-/* The format parameters: the paper's (or stack mode's) defaults, then the
+/* The format parameters: the paper's (or a stack mode's) defaults, then the
  * options given, whatever their order. */
 static int params(cli_args *a)
 {
-    int stack = cli_given(a, OPT_MODE) && a->num[OPT_MODE] == 1;
-    trc_params p = stack ? trc_params_stack() : trc_params_paper();
+    int mode = cli_given(a, OPT_MODE) ? (int)a->num[OPT_MODE] : 0, stack = mode != 0;
+    trc_params p = mode == 2 ? trc_params_stack2() : stack ? trc_params_stack()
+                                                           : trc_params_paper();
     if (!stack && (cli_given(a, OPT_TABLE_BITS) || cli_given(a, OPT_STACK_DEPTH))) {
         cli_error("%s: %s needs --mode stack", a->cmd,
                   opts[cli_given(a, OPT_TABLE_BITS) ? OPT_TABLE_BITS
@@ -195,7 +196,7 @@ static int params(cli_args *a)
     if (trc_params_check(&p) != TRC_OK) {
         cli_error("%s: format parameters out of range: NT 2..32, fid-bits "
                   "1..31, type-bits 3..16, value-bits 1..32, dict-bits 1..8 and "
-                  "at most the field's bits; stack mode: table-bits 4..12, "
+                  "at most the field's bits; stack modes: table-bits 4..12, "
                   "stack-depth 1..64", a->cmd);
         return 0;
     }

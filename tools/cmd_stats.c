@@ -57,10 +57,12 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
                (unsigned long long)bytes, bpr);
         if (stack)
             printf(",\n \"stack\": {\"predicted\": %llu, \"top_exits\": %llu, "
+                   "\"os_predicted\": %llu, "
                    "\"delta\": {\"eq\": %llu, \"near\": %llu, \"length\": %llu, "
                    "\"escape\": %llu}}",
                    (unsigned long long)s->predicted,
                    (unsigned long long)s->top_exits,
+                   (unsigned long long)s->os_predicted,
                    (unsigned long long)s->delta_sym[0],
                    (unsigned long long)s->delta_sym[1],
                    (unsigned long long)s->delta_sym[2],
@@ -103,6 +105,9 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
                "%.1f%%, through the dictionary %.1f%%\n",
                pct(s->predicted, s->function), pct(s->top_exits, s->function),
                pct(s->lookups[0], s->function));
+        if (s->os_predicted) /* stack mode 2's OS context table */
+            printf("stack mode 2: OS records predicted %.1f%%\n",
+                   pct(s->os_predicted, s->os));
         printf("stack mode deltas: equal %.1f%%, off by one %.1f%%, bit length "
                "%.1f%%, escaped %.1f%%\n", pct(s->delta_sym[0], n),
                pct(s->delta_sym[1], n), pct(s->delta_sym[2], n),

@@ -44,9 +44,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     trc_params p = sets[data[0] & 7u];
     if (data[0] & 8u) {
-        p.mode = TRC_MODE_STACK;
+        /* The stack modes; bit 7 picks stack mode 2. */
+        p.mode = data[0] & 128u ? TRC_MODE_STACK2 : TRC_MODE_STACK;
         p.sk = 4u + (data[0] >> 4) % 9u;
         p.sd = 1u + (data[0] >> 4) * 4u;
+        p.so = p.mode == TRC_MODE_STACK2 ? 4u + (data[0] >> 4) % 7u : 0u;
     }
     const uint8_t *s = data + 1;
     size_t len = size - 1;

@@ -1,0 +1,216 @@
+// trc_stkpred: the prediction stage of the stack mode coders (docs/format.md
+// 4.7, 4.8). The record meets its context table entries: whether the entry
+// predicts it, its delta symbol (EQ, NEAR, L(j), ESC) and the entry's
+// update, which goes back to the table. Each entry can be one of three
+// words (zero when invalid, the RAM's, a forwarded write): everything is
+// worked out for each, and the valid flag and the forwarding hit, the slow
+// signals, select last. Stack mode 2 adds the OS context entry, which
+// codes the delta of an OS record, the NEAR phase (ld) and the class of the
+// last record that the OS entry did not predict (nc).
+// Parameters:
+//   FID_W, TYPE_W, VAL_W, INFO_W - field widths of the format
+//   SK, SO    - table index bits (SO = 0: stack mode)
+//   PDW, KBW  - stored delta and bit-length estimate widths
+//   LW        - bits of a delta's bit length
+//   TW, OTW   - derived entry widths: {key, pd, kb, m, h} and
+//               {type, value, pd, kb, m}
+`default_nettype none
+`include "trc_format.vh"
+
+module trc_stkpred #(
+    parameter FID_W  = 15,
+    parameter TYPE_W = 7,
+    parameter VAL_W  = 16,
+    parameter INFO_W = 23,
+    parameter SK     = 9,
+    parameter SO     = 0,
+    parameter PDW    = 12,
+    parameter KBW    = 6,
+    parameter LW     = 5,
+    parameter TW     = 1 + FID_W + PDW + KBW + 2,
+    parameter OTW    = TYPE_W + VAL_W + PDW + KBW + 1,
+    parameter SOW    = SO > 0 ? SO : 1
+) (
+    input  wire               clk,
+    input  wire               rst,
+    input  wire               adv,
+    // ---- the record (trc_stkctx's pr_* registers)
+    input  wire               pr_valid,
+    input  wire [INFO_W:0]    pr_rec,
+    input  wire               pr_xtop,
+    input  wire               pr_pk,
+    input  wire [SK-1:0]      pr_idx,
+    input  wire [SOW-1:0]     pr_oidx,
+    input  wire [LW-1:0]      pr_dlen,
+    input  wire [KBW-1:0]     pr_dlen3,
+    input  wire               pr_eq_ok, pr_up_ok, pr_dn_ok,
+    input  wire [PDW-1:0]     pr_d0, pr_dm1, pr_dp1,
+    // ---- its function context entry (trc_ptab) and the update
+    input  wire [TW-1:0]      e_raw, e_fwd,
+    input  wire               e_hit, e_ok,
+    output wire [TW-1:0]      e_new,
+    output wire               e_wr,     // a write of e_new at pr_idx
+    // ---- stack mode 2: its OS context entry and the update
+    input  wire [OTW-1:0]     o_raw, o_fwd,
+    input  wire               o_hit, o_ok,
+    output wire [OTW-1:0]     o_new,
+    output wire               o_wr,
+    output wire               clr,      // a SYNC: clear the tables
+    output wire [SK-1:0]      waddr,
+    output wire [SOW-1:0]     waddr_o,
+    // ---- the symbol stage's registers (loaded on adv)
+    output reg                sy_valid,
+    output reg  [INFO_W:0]    sy_rec,
+    output reg                sy_pk,    // coded after an OS record
+    output reg                sy_pred,  // predicted by its entry (e or o)
+    output reg                sy_xtop,
+    output reg  [1:0]         sy_sym,   // EQ, NEAR, L(j), ESC
+    output reg  [2:0]         sy_j,     // j + 3 for L(j)
+    output reg                sy_m,     // the coding entry's delta mode
+    output reg                sy_eh, sy_em, // the function entry's h and m
+    output reg                sy_split, // a NEAR phase: NEAR is split in two
+    output reg                sy_nearo, // the NEAR is the other direction
+    output reg                sy_ndn,   // the NEAR is down (its payload bit)
+    output reg                sy_npx,   // step 1's NP is NPX
+    output reg  [LW-1:0]      sy_dlen
+);
+
+    localparam FW = 1 + FID_W;
+    localparam OV = TYPE_W + VAL_W;
+    localparam [TYPE_W-1:0] T_SYNC = `TRC_T_SYNC(TYPE_W);
+    localparam [PDW-1:0] PD_MAX = {PDW{1'b1}};
+
+    wire              os   = pr_rec[INFO_W];
+    wire              fn   = !os;
+    wire [INFO_W-1:0] info = pr_rec[INFO_W-1:0];
+    wire [FW-1:0]     fkey = info[FW-1:0];
+    wire [OV-1:0]     oev  = info[OV-1:0];
+    wire is_sync = os && info[VAL_W +: TYPE_W] == T_SYNC;
+    wire [KBW-1:0] dlen_k = {{(KBW-LW){1'b0}}, pr_dlen};
+
+    // Per candidate (zero, the RAM's word, the forwarded write) of each
+    // table: the key compare, and the delta: == pd, - 1 == pd, + 1 == pd
+    // (the sides that do not depend on the entry come from trc_stkctx);
+    // j = dlen - kb, L(j) <=> jp3 = j + 3 in 0..7; kb after this record, one
+    // step toward dlen (one compare selecting among kb - 1, kb + 1 and kb,
+    // made in parallel). Each table's entry update depends on its own
+    // candidates only: the record's kind selects between the tables after
+    // that, for the symbol stage.
+    localparam DWID = PDW + KBW + 1;
+    localparam CW = 1 + 2 + 2 + 3 + KBW + 1 + 1 + 2;
+    function automatic [CW-1:0] cand_of(input kpred, input [DWID-1:0] dent, input [1:0] mh);
+        reg [PDW-1:0] r_pd;
+        reg [KBW-1:0] r_kb, kb_upd;
+        reg           eq, near_up, near_dn, in_l;
+        reg [7:0]     jp3;
+        reg [1:0]     sym;
+        begin
+            r_pd    = dent[KBW+1 +: PDW];
+            r_kb    = dent[1 +: KBW];
+            eq      = pr_eq_ok && pr_d0 == r_pd;
+            near_up = pr_up_ok && pr_dm1 == r_pd;
+            near_dn = pr_dn_ok && pr_dp1 == r_pd;
+            jp3     = {2'b00, pr_dlen3} - {2'b00, r_kb};
+            in_l    = pr_dlen != {LW{1'b0}} && jp3[7:3] == 5'd0;
+            sym     = eq ? 2'd0 : (near_up || near_dn) ? 2'd1 : in_l ? 2'd2 : 2'd3;
+            kb_upd  = dlen_k < r_kb ? r_kb - 1'b1 : dlen_k != r_kb ? r_kb + 1'b1 : r_kb;
+            cand_of = {kpred, near_up, near_dn, sym, jp3[2:0], kb_upd,
+                       !(eq || near_up || near_dn), dent[0], mh};
+        end
+    endfunction
+    localparam [DWID-1:0] DZ = {DWID{1'b0}};
+    wire [CW-1:0] ec0 = cand_of(fn && fkey == {FW{1'b0}}, DZ, 2'b00);
+    wire [CW-1:0] ec1 = cand_of(fn && fkey == e_raw[TW-1 -: FW], e_raw[TW-1-FW -: DWID],
+                                e_raw[1:0]);
+    wire [CW-1:0] ec2 = cand_of(fn && fkey == e_fwd[TW-1 -: FW], e_fwd[TW-1-FW -: DWID],
+                                e_fwd[1:0]);
+    wire [CW-1:0] esel = !e_ok ? ec0 : e_hit ? ec2 : ec1;
+    wire [CW-1:0] osel, dsel;
+    generate
+        if (SO > 0) begin : g_ocand
+            wire [CW-1:0] oc0 = cand_of(os && oev == {OV{1'b0}}, DZ, 2'b00);
+            wire [CW-1:0] oc1 = cand_of(os && oev == o_raw[OTW-1 -: OV], o_raw[DWID-1:0], 2'b00);
+            wire [CW-1:0] oc2 = cand_of(os && oev == o_fwd[OTW-1 -: OV], o_fwd[DWID-1:0], 2'b00);
+            assign osel = !o_ok ? oc0 : o_hit ? oc2 : oc1;
+            assign dsel = fn ? esel : osel;
+        end else begin : g_no_ocand
+            assign osel = {CW{1'b0}};
+            assign dsel = esel;
+            wire unused_o = ^{o_raw, o_fwd, o_hit, o_ok};
+        end
+    endgenerate
+    wire           fpred   = esel[CW-1];
+    wire           opred   = SO > 0 && osel[CW-1];
+    wire           near_up = dsel[CW-2];
+    wire           near_dn = dsel[CW-3];
+    wire [1:0]     sym     = dsel[CW-4 -: 2];
+    wire [2:0]     jp3     = dsel[CW-6 -: 3];
+    wire           d_m     = dsel[2];          // the coding entry's m
+    wire           e_m     = esel[1];
+    wire           e_h     = esel[0];
+    wire [PDW-1:0] pd_new  = pr_eq_ok ? pr_d0 : PD_MAX;
+    wire           pred    = fn ? fpred : opred;
+    // each table's update from its own candidates (m: no EQ or NEAR)
+    wire [KBW-1:0] kb_e = esel[4 +: KBW], kb_o = osel[4 +: KBW];
+    wire           m_e  = esel[3], m_o = osel[3];
+    wire           e_up = esel[CW-2], e_dn = esel[CW-3];
+    wire           e_eq = esel[CW-4 -: 2] == 2'd0;
+
+    assign e_new   = {fkey, pd_new, kb_e, m_e, fpred};
+    assign o_new   = {oev, pd_new, kb_o, m_o};
+    assign e_wr    = pr_valid && fn;
+    assign o_wr    = pr_valid && os && !is_sync && SO > 0;
+    assign clr     = pr_valid && is_sync;
+    assign waddr   = pr_idx;
+    assign waddr_o = pr_oidx;
+
+    // ---- stack mode 2's states: the NEAR phase after function records,
+    // and the class of step 1's last NP
+    localparam [1:0] LD_NONE = 2'd0, LD_UP = 2'd1, LD_DOWN = 2'd2;
+    reg [1:0] ld_q;
+    reg       nc_q;
+    wire      split = SO > 0 && ld_q != LD_NONE;
+    // NEAR against the phase: after an up step the predicted one is down
+    wire      nearo = ld_q == LD_UP ? near_up : near_dn;
+    always @(posedge clk) begin
+        if (rst || SO == 0 || adv && clr) begin
+            ld_q <= LD_NONE;
+            nc_q <= 1'b0;
+        end else if (adv && pr_valid) begin
+            if (fn && !e_eq)
+                ld_q <= e_up ? LD_UP : e_dn ? LD_DOWN : LD_NONE;
+            if (pr_pk && !(os && opred))
+                nc_q <= fn;
+        end
+    end
+
+    // ---- the symbol stage's registers (datapath not reset, valid is)
+    always @(posedge clk) begin
+        if (adv) begin
+            sy_rec   <= pr_rec;
+            sy_pk    <= pr_pk;
+            sy_pred  <= pred;
+            sy_xtop  <= pr_xtop;
+            sy_sym   <= sym;
+            sy_j     <= jp3;
+            sy_m     <= d_m;
+            sy_eh    <= e_h;
+            sy_em    <= e_m;
+            sy_split <= split;
+            sy_nearo <= split && fn && nearo;
+            sy_ndn   <= near_dn;
+            sy_npx   <= fn != nc_q;
+            sy_dlen  <= pr_dlen;
+        end
+        if (rst)
+            sy_valid <= 1'b0;
+        else if (adv)
+            sy_valid <= pr_valid;
+    end
+
+    wire unused = ^{dsel[CW-1], dsel[4 +: KBW], dsel[3], dsel[1:0], osel[2:0],
+                    osel[CW-2:CW-8]};
+
+endmodule
+
+`resetall
