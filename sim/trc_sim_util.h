@@ -44,6 +44,9 @@
 #ifndef TRC_P_SD
 #define TRC_P_SD 0
 #endif
+#ifndef TRC_P_NCPU
+#define TRC_P_NCPU 1
+#endif
 
 static inline trc_params sim_params(void)
 {
@@ -58,6 +61,7 @@ static inline trc_params sim_params(void)
     p.mode = TRC_P_MODE;
     p.sk = TRC_P_SK;
     p.sd = TRC_P_SD;
+    p.cpus = TRC_P_NCPU;
     return p;
 }
 
