@@ -64,6 +64,8 @@ DESIGNS = {
                        "trc_enc, stack mode (SK 8, SD 16), OUT_W=64"),
     "trc_core": ("trc_core", "trc_fpga_core", TRC_RTL, dict(PAPER, OUT_W=64),
                  "trc_core (time-stamper + FIFO + trc_enc), OUT_W=64"),
+    "trc_core_dc": ("trc_core_dc", "trc_fpga_core_dc", TRC_RTL, dict(PAPER, OUT_W=64),
+                    "trc_core_dc (dual-clock front end + trc_core), OUT_W=64"),
     "lz4_w12": ("trc_lz4_core", "trc_fpga_lz4", LZ4_RTL,
                 {"WIN_BITS": 12, "OUT_AW": 11, "LIT_AW": 9}, "LZ4 baseline, 4 KB window"),
     "lz4_w16": ("trc_lz4_core", "trc_fpga_lz4", LZ4_RTL,
@@ -108,6 +110,12 @@ DEVICES = {
 DEV_LABEL = {"hx8k": "iCE40 HX8K-CT256", "up5k": "iCE40 UP5K-SG48",
              "ecp5-6": "ECP5 LFE5U-25F-6 CABGA256", "ecp5-8": "ECP5 LFE5U-25F-8 CABGA256",
              "xc4v": "Virtex-4 (synth_xilinx -family xc4v, estimate)"}
+# Designs with two clocks: their own pin constraints (with both clocks'
+# targets), in place of the device's file.
+PNR_CONSTRAINTS = {
+    "trc_core_dc": {"ice40": "constraints/ice40_hx8k_ct256_dc.pcf",
+                    "ecp5": "constraints/ecp5_25f_cabga256_dc.lpf"},
+}
 V4_BRAM_SLICES = 562  # the paper's rule: one 18 Kbit block RAM = 562 slices
 
 
@@ -329,7 +337,10 @@ def cmd_pnr(design, dev, seed, out, wrapped):
     rep = base + ".rep.json"
     pnr_cmd = pnr + ["--json", w["netlist"], "--seed", str(seed), "--timing-allow-fail",
                      "--report", os.path.relpath(rep, ROOT)]
-    if arch == "ice40":
+    own = PNR_CONSTRAINTS.get(design, {}).get(arch)
+    if own:  # (the targets are in the file)
+        pnr_cmd = [own if a.endswith((".pcf", ".lpf")) else a for a in pnr_cmd]
+    elif arch == "ice40":
         pnr_cmd += ["--freq", str(target)]
     rc, secs = run(pnr_cmd, base + ".pnr.log")
     res["pnr_command"] = shlex.join(pnr_cmd)
@@ -343,6 +354,14 @@ def cmd_pnr(design, dev, seed, out, wrapped):
         res["target_mhz"] = target
         res["utilization"] = {k: v for k, v in r.get("utilization", {}).items() if v["used"]}
         res["critical_path"] = crit_path(r, clk)
+        if own:  # every clock, and the paths between them (not timed)
+            res["fmax_clocks"] = {k: round(v["achieved"], 2) for k, v in fm.items()}
+            res["critical_paths_by_clock"] = {k: crit_path(r, k)
+                                              for k in fm}
+            res["cross_clock_paths"] = [
+                {"from": p.get("from"), "to": p.get("to"),
+                 "delay_ns": round(sum(sg.get("delay", 0) for sg in p.get("path", [])), 2)}
+                for p in r.get("critical_paths", []) if p.get("from") != p.get("to")]
         res["ok"] = res["fmax_mhz"] is not None
     else:
         log = open(base + ".pnr.log", errors="replace").read().splitlines()

@@ -422,6 +422,20 @@ trc_error trc_text_parse_ex(const trc_params *p, const char *line, size_t len,
 size_t trc_text_format_cpu(const trc_record *r, unsigned cpu, unsigned cpus,
                            char out[TRC_TEXT_LINE_MAX]);
 
+/*
+ * Parses the lines of src[0..len) with trc_text_parse() into dst[0..cap).
+ * Takes whole lines only, and also a last line without a newline when
+ * final != 0. Stops when dst is full, at the end of the input or at the
+ * first bad line. *src_used gets the bytes of the lines taken, *n_out the
+ * records written, *lines the lines taken (records, comments, blanks).
+ * Returns TRC_OK, or trc_text_parse()'s error for the bad line, which then
+ * starts at src + *src_used, and *col gets its 1-based column at fault.
+ */
+trc_error trc_text_parse_lines(const trc_params *p, const char *src,
+                               size_t len, int final, size_t *src_used,
+                               trc_record *dst, size_t cap, size_t *n_out,
+                               size_t *lines, size_t *col);
+
 /* ---- Trace bin v1 (48-bit words; paper parameters only) --------------- */
 
 #define TRC_BIN_BYTES 6

@@ -5,7 +5,7 @@
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 rc=0
-for u in unit_model unit_mp; do
+for u in unit_model unit_lines unit_mp; do
   build/$u || rc=1
   build/asan/$u | sed 's/^\(not \)\{0,1\}ok /&asan_/' || rc=1
 done

