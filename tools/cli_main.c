@@ -35,11 +35,11 @@ static const cli_cmd cmds[] = {
      "ftrace text -> OS records (text v1, or .trc by name)"},
     {"export", cmd_export, "IN", 1,
      B(PERFETTO) | B(CTF) | B(SYMS) | B(TICK) | B(ABSOLUTE) | B(OS_COUNTERS) |
-         B(THREAD_TYPE) | B(RAW) | OPT_PARAMS,
+         B(THREAD_TYPE) | B(RAW) | B(CPU) | OPT_PARAMS,
      "a trace -> Perfetto JSON and/or CTF 1.8"},
     {"calltree", cmd_calltree, "IN", 1,
      B(SYMS) | B(MIN_FRACTION) | B(MODULES) | B(NO_MERGE) | B(DEPTH) |
-         B(CALLS) | B(UNIT) | B(TICK) | B(THREAD_TYPE) | B(RAW) | OPT_PARAMS,
+         B(CALLS) | B(UNIT) | B(TICK) | B(THREAD_TYPE) | B(RAW) | B(CPU) | OPT_PARAMS,
      "the call tree, \"name (self / total)\" by depth"},
 };
 #define NCMDS (sizeof cmds / sizeof cmds[0])

@@ -25,12 +25,16 @@ typedef struct {
     uint32_t thread_type;
     uint64_t t0_ns;  /* 0 unless known */
     int t0_known;
+    unsigned ncpu;   /* CPUs of the trace (docs/format.md 4.8) */
+    unsigned char cpu_ok[TRC_CPU_MAX]; /* --cpu: the CPUs exported */
 } trace;
 
 /* (Re)opens the trace for a pass. 0 ok, -1 error (message printed). */
 int src_open(trace *t);
 /* 1 record, 0 end, -1 error (message printed). */
 int src_next(trace *t, trc_record *r);
+/* The CPU of the record src_next() gave last. */
+unsigned src_cpu(const trace *t);
 
 int export_json(trace *t, const char *out);
 int export_ctf(trace *t, const char *dir);

@@ -1,7 +1,9 @@
 /*
  * export_ctf.c - `trc export --ctf DIR`: CTF 1.8 (DIR/metadata, DIR/stream_0
  * in little-endian packets of up to 1 MiB) that babeltrace2 reads; every
- * trace record is one event (docs/host-tools.md).
+ * trace record is one event (docs/host-tools.md). A trace of several CPUs
+ * gets one stream file per CPU, DIR/stream_K, whose packets say their CPU
+ * (packet.context cpu_id), as LTTng writes per-CPU streams.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,6 +26,7 @@ typedef struct {
     size_t len;
     uint64_t ts_begin, ts_end;
     int empty;
+    int cpu; /* the packets' cpu_id, or -1 (one CPU: no such field) */
 } ctf_pkt;
 
 static void put_le(uint8_t *p, uint64_t v, int n)
@@ -36,15 +39,18 @@ static int pkt_flush(ctf_pkt *k)
 {
     if (k->empty)
         return 0;
-    uint8_t h[PKT_HDR + PKT_CTX];
-    uint64_t bits = (uint64_t)(PKT_HDR + PKT_CTX + k->len) * 8;
+    uint8_t h[PKT_HDR + PKT_CTX + 4];
+    size_t hn = PKT_HDR + PKT_CTX + (k->cpu >= 0 ? 4 : 0);
+    uint64_t bits = (uint64_t)(hn + k->len) * 8;
     put_le(h, CTF_MAGIC, 4);
     put_le(h + 4, 0, 4);
     put_le(h + 8, k->ts_begin, 8);
     put_le(h + 16, k->ts_end, 8);
     put_le(h + 24, bits, 8);
     put_le(h + 32, bits, 8);
-    if (fwrite(h, 1, sizeof h, k->f) != sizeof h ||
+    if (k->cpu >= 0)
+        put_le(h + 40, (uint64_t)k->cpu, 4);
+    if (fwrite(h, 1, hn, k->f) != hn ||
         fwrite(k->buf, 1, k->len, k->f) != k->len)
         return -1;
     k->len = 0;
@@ -127,7 +133,7 @@ static void write_metadata(trace *t, FILE *m)
         "map = clock.monotonic.value; } := uint64_clock_t;\n\n"
         "stream {\n\tid = 0;\n\tpacket.context := struct {\n"
         "\t\tuint64_clock_t timestamp_begin;\n\t\tuint64_clock_t timestamp_end;\n"
-        "\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n\t};\n"
+        "\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n%s\t};\n"
         "\tevent.header := struct {\n\t\tuint32_t id;\n"
         "\t\tuint64_clock_t timestamp;\n\t};\n"
         "\tevent.context := struct {\n\t\tuint32_t tid;\n\t};\n};\n\n"
@@ -142,49 +148,63 @@ static void write_metadata(trace *t, FILE *m)
         "\t\tstring type_name;\n\t};\n};\n\n"
         "event {\n\tname = \"lost\";\n\tid = 3;\n\tstream_id = 0;\n"
         "\tfields := struct {\n\t\tuint32_t count;\n\t};\n};\n",
-        t->tr.tick_ns, t0 / 1000000000u, t0 % 1000000000u);
+        t->tr.tick_ns, t0 / 1000000000u, t0 % 1000000000u,
+        t->ncpu > 1 ? "\t\tuint32_t cpu_id;\n" : "");
 }
 
-/* The events of pass 2 into stream_0's packets. */
-static int write_stream(trace *t, FILE *f)
+/* The events of pass 2 into the packets of stream_K, K the record's CPU (0
+ * for a trace of one CPU), each CPU on its own time line. */
+static int write_stream(trace *t, FILE *const *f)
 {
-    ctf_pkt k = {f, malloc(PKT_MAX + 4096), 0, 0, 0, 1};
-    if (!k.buf) {
-        cli_error("out of memory");
-        return -1;
+    static ctf_pkt ks[TRC_CPU_MAX];
+    int rc = 0, rr = 0;
+    for (unsigned c = 0; c < t->ncpu; c++) {
+        ctf_pkt z = {f[c], NULL, 0, 0, 0, 1, t->ncpu > 1 ? (int)c : -1};
+        ks[c] = z;
+        if (f[c] && !(ks[c].buf = malloc(PKT_MAX + 4096))) {
+            cli_error("out of memory");
+            rc = -1;
+        }
     }
-    uint32_t tid = 0;
-    uint64_t now = 0;
-    int rc = src_open(t), rr = 0;
+    uint32_t tids[TRC_CPU_MAX] = {0};
+    uint64_t nows[TRC_CPU_MAX] = {0};
+    rc = rc ? rc : src_open(t);
     char buf[24];
     trc_record rec;
     const trc_record *r = &rec;
     for (size_t i = 0; i < t->n && !rc && (rr = src_next(t, &rec)) > 0; i++) {
-        now += r->delta;
+        unsigned cpu = src_cpu(t);
+        if (!t->cpu_ok[cpu])
+            continue;
+        ctf_pkt *kp = &ks[cpu];
+        uint32_t tid = tids[cpu];
+        uint64_t now = nows[cpu] += r->delta;
         uint64_t ts = now * t->tr.tick_ns;
         switch (r->kind) {
         case TRC_ENTRY:
         case TRC_EXIT:
             /* matched: 1 pair, 0 unmatched, 2 entry open at the end. */
-            rc = pkt_event(&k, r->kind == TRC_ENTRY ? 0 : 1, ts, tid, r->a, 0, 1,
+            rc = pkt_event(kp, r->kind == TRC_ENTRY ? 0 : 1, ts, tid, r->a, 0, 1,
                            t->flag[i] & F_MATCH ? 1 : t->flag[i] & F_OPEN ? 2 : 0,
                            host_fn_name(t->tr.sym, r->a, buf));
             break;
         case TRC_OS:
-            rc = pkt_event(&k, 2, ts, tid, r->a, r->b, 2, -1, host_os_name(r->a, buf));
+            rc = pkt_event(kp, 2, ts, tid, r->a, r->b, 2, -1, host_os_name(r->a, buf));
             if (t->thread_type && r->a == t->thread_type)
-                tid = r->b;
+                tids[cpu] = r->b;
             break;
         default:
-            rc = pkt_event(&k, 3, ts, tid, r->a, 0, 1, -1, NULL);
+            rc = pkt_event(kp, 3, ts, tid, r->a, 0, 1, -1, NULL);
             break;
         }
     }
     if (rr < 0)
         rc = -1;
-    if (!rc)
-        rc = pkt_flush(&k);
-    free(k.buf);
+    for (unsigned c = 0; c < t->ncpu; c++) {
+        if (!rc && ks[c].buf)
+            rc = pkt_flush(&ks[c]);
+        free(ks[c].buf);
+    }
     return rc;
 }
 
@@ -203,17 +223,29 @@ int export_ctf(trace *t, const char *dir)
     } else {
         made = 1;
     }
+    /* metadata and one stream file per CPU exported */
     cli_out *m = ctf_file(t, dir, "metadata");
-    cli_out *s = m ? ctf_file(t, dir, "stream_0") : NULL;
-    int rc = s ? 0 : -1;
+    cli_out *s[TRC_CPU_MAX] = {NULL};
+    FILE *sf[TRC_CPU_MAX] = {NULL};
+    int rc = m ? 0 : -1;
+    for (unsigned c = 0; c < t->ncpu && !rc; c++) {
+        char name[32];
+        if (!t->cpu_ok[c])
+            continue;
+        snprintf(name, sizeof name, "stream_%u", c);
+        s[c] = ctf_file(t, dir, name);
+        rc = s[c] ? 0 : -1;
+        sf[c] = s[c] ? cli_out_file(s[c]) : NULL;
+    }
     if (!rc) {
         write_metadata(t, cli_out_file(m));
-        rc = write_stream(t, cli_out_file(s));
+        rc = write_stream(t, sf);
     }
-    /* both files or neither */
-    if (cli_out_close(s, rc == 0))
-        rc = -1;
-    if (cli_out_close(m, rc == 0))
+    /* all files or none */
+    for (unsigned c = 0; c < t->ncpu; c++)
+        if (s[c] && cli_out_close(s[c], rc == 0))
+            rc = -1;
+    if (m && cli_out_close(m, rc == 0))
         rc = -1;
     if (rc && made)
         rmdir(dir); /* ours, and empty again */

@@ -1,7 +1,9 @@
 /*
  * export_json.c - `trc export --perfetto`: Chrome/Perfetto trace-event JSON
  * (B/E slices, OS records as instant or counter events); every trace record
- * becomes exactly one event (docs/host-tools.md).
+ * becomes exactly one event (docs/host-tools.md). A trace of several CPUs
+ * has one process per CPU (pid = CPU + 1), each with its threads' tracks and
+ * its OS records track, on its own time line (docs/format.md 4.8).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -109,6 +111,37 @@ static void json_ts(jbuf *f, unsigned __int128 ns)
     jputs(p, f);
 }
 
+/* The process (one per CPU of the trace, pid = CPU + 1) and thread names. */
+static void json_tracks(jbuf *f, const trace *t)
+{
+    int first = 1;
+    for (unsigned c = 0; c < t->ncpu; c++) {
+        if (!t->cpu_ok[c])
+            continue;
+        unsigned pid = c + 1;
+        char name[4096];
+        if (t->ncpu > 1)
+            snprintf(name, sizeof name, "%s: CPU %u", t->in, c);
+        else
+            snprintf(name, sizeof name, "%s", t->in);
+        jprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
+                "\"args\":{\"name\":", first ? "" : ",\n", pid);
+        first = 0;
+        json_str(f, name);
+        jprintf(f, "}},\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,"
+                "\"args\":{\"name\":\"OS records\"}}", pid, OS_TID);
+        for (size_t k = 0; k < t->nthread; k++) {
+            uint32_t th = t->thread[k];
+            long lt = host_symmap_tid(t->tr.sym, th);
+            jprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%"
+                    PRIu32 ",\"args\":{\"name\":\"thread %" PRIu32, pid, th, th);
+            if (lt)
+                jprintf(f, " (tid %ld)", lt);
+            jputs("\"}}", f);
+        }
+    }
+}
+
 int export_json(trace *t, const char *out)
 {
     const char *syms = t->a->str[OPT_SYMS];
@@ -133,22 +166,10 @@ int export_json(trace *t, const char *out)
             ",\"open_at_end\":%" PRIu64 "},\n\"traceEvents\":[\n",
             tick_ns, t->t0_known ? t->t0_ns : 0, t->n, t->unmatched_exit,
             t->unwound, t->open_end);
-    jprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
-            "\"args\":{\"name\":");
-    json_str(f, t->in);
-    jprintf(f, "}},\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
-            "\"args\":{\"name\":\"OS records\"}}", OS_TID);
-    uint32_t tid = 0;
-    uint64_t now = 0;
-    for (size_t k = 0; k < t->nthread; k++) {
-        uint32_t th = t->thread[k];
-        long lt = host_symmap_tid(sym, th);
-        jprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%"
-                PRIu32 ",\"args\":{\"name\":\"thread %" PRIu32, th, th);
-        if (lt)
-            jprintf(f, " (tid %ld)", lt);
-        jputs("\"}}", f);
-    }
+    json_tracks(f, t);
+    /* per CPU: its thread now, its time line */
+    uint32_t tids[TRC_CPU_MAX] = {0};
+    uint64_t nows[TRC_CPU_MAX] = {0};
     if (src_open(t)) {
         jflush(f);
         cli_out_close(o, 0);
@@ -159,7 +180,11 @@ int export_json(trace *t, const char *out)
     int rr = 0;
     for (size_t i = 0; i < t->n && (rr = src_next(t, &rec)) > 0; i++) {
         uint8_t fl = t->flag[i];
-        now += r->delta;
+        unsigned cpu = src_cpu(t), pid = cpu + 1;
+        if (!t->cpu_ok[cpu])
+            continue;
+        uint32_t *tidp = &tids[cpu], tid = *tidp;
+        uint64_t now = nows[cpu] += r->delta;
         unsigned __int128 ns = base + (unsigned __int128)now * tick_ns;
         jputs(",\n{", f);
         if (r->kind == TRC_ENTRY || r->kind == TRC_EXIT) {
@@ -170,7 +195,9 @@ int export_json(trace *t, const char *out)
                       : r->kind == TRC_ENTRY ? ",\"ph\":\"B\"" : ",\"ph\":\"E\"", f);
                 jputs(",\"ts\":", f);
                 json_ts(f, ns);
-                jputs(",\"pid\":1,\"tid\":", f);
+                jputs(",\"pid\":", f);
+                put_u64(f, pid);
+                jputs(",\"tid\":", f);
                 put_u64(f, tid);
                 jwrite(f, "}", 1);
                 continue;
@@ -181,8 +208,8 @@ int export_json(trace *t, const char *out)
                 jputs(",\"cat\":\"unmatched\",\"ph\":\"i\",\"s\":\"t\"", f);
             jprintf(f, ",\"ts\":");
             json_ts(f, ns);
-            jprintf(f, ",\"pid\":1,\"tid\":%" PRIu32 ",\"args\":{\"id\":%" PRIu32,
-                    tid, r->a);
+            jprintf(f, ",\"pid\":%u,\"tid\":%" PRIu32 ",\"args\":{\"id\":%" PRIu32,
+                    pid, tid, r->a);
             if (r->kind == TRC_ENTRY && !(fl & F_OPEN))
                 jputs(",\"record\":\"entry without exit (unwound by a later "
                       "exit of a caller: longjmp)\"", f);
@@ -203,19 +230,19 @@ int export_json(trace *t, const char *out)
             json_ts(f, ns);
             if (counters && !(t->thread_type && r->a == t->thread_type))
                 /* one series per counter track: the value only */
-                jprintf(f, ",\"pid\":1,\"tid\":%u,\"args\":{\"value\":%" PRIu32
-                        "}}", OS_TID, r->b);
+                jprintf(f, ",\"pid\":%u,\"tid\":%u,\"args\":{\"value\":%" PRIu32
+                        "}}", pid, OS_TID, r->b);
             else
-                jprintf(f, ",\"pid\":1,\"tid\":%u,\"args\":{\"value\":%" PRIu32
-                        ",\"type\":%" PRIu32 "}}", OS_TID, r->b, r->a);
+                jprintf(f, ",\"pid\":%u,\"tid\":%u,\"args\":{\"value\":%" PRIu32
+                        ",\"type\":%" PRIu32 "}}", pid, OS_TID, r->b, r->a);
             if (t->thread_type && r->a == t->thread_type)
-                tid = r->b;
+                *tidp = r->b;
         } else {
             jprintf(f, "\"name\":\"lost %" PRIu32 " records\",\"cat\":\"lost\","
                     "\"ph\":\"i\",\"s\":\"g\",\"ts\":", r->a);
             json_ts(f, ns);
-            jprintf(f, ",\"pid\":1,\"tid\":%" PRIu32 ",\"args\":{\"count\":%"
-                    PRIu32 "}}", tid, r->a);
+            jprintf(f, ",\"pid\":%u,\"tid\":%" PRIu32 ",\"args\":{\"count\":%"
+                    PRIu32 "}}", pid, tid, r->a);
         }
     }
     jputs("\n]}\n", f);
