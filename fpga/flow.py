@@ -66,6 +66,14 @@ DESIGNS = {
                  "trc_core (time-stamper + FIFO + trc_enc), OUT_W=64"),
     "trc_core_dc": ("trc_core_dc", "trc_fpga_core_dc", TRC_RTL, dict(PAPER, OUT_W=64),
                     "trc_core_dc (dual-clock front end + trc_core), OUT_W=64"),
+    # several CPUs into one stream (docs/rtl.md, "trc_mpcore"): beside N
+    # separate trc_cores (mp_section below)
+    "trc_mp2": ("trc_mpcore", "trc_fpga_mp", TRC_RTL, dict(PAPER, OUT_W=64, NCPU=2),
+                "trc_mpcore, 2 CPUs, OUT_W=64"),
+    "trc_mp4": ("trc_mpcore", "trc_fpga_mp", TRC_RTL, dict(PAPER, OUT_W=64, NCPU=4),
+                "trc_mpcore, 4 CPUs, OUT_W=64"),
+    "trc_mp8": ("trc_mpcore", "trc_fpga_mp", TRC_RTL, dict(PAPER, OUT_W=64, NCPU=8),
+                "trc_mpcore, 8 CPUs, OUT_W=64"),
     "lz4_w12": ("trc_lz4_core", "trc_fpga_lz4", LZ4_RTL,
                 {"WIN_BITS": 12, "OUT_AW": 11, "LIT_AW": 9}, "LZ4 baseline, 4 KB window"),
     "lz4_w16": ("trc_lz4_core", "trc_fpga_lz4", LZ4_RTL,

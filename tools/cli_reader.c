@@ -156,9 +156,12 @@ static int next_text(cli_reader *rd, trc_record *r)
         size_t col;
         trc_error e = trc_text_parse_ex(&rd->p, s, len, r, &rd->cpu, &is_rec, &col);
         if (e == TRC_ERR_FIELD && trc_cpu_count(&rd->p) < TRC_CPU_MAX && s[col - 1] == '@') {
-            cli_error("%s:%llu:%zu: a record of a CPU past the %u the stream has "
-                      "(give --cpus)", rd->path, (unsigned long long)rd->lineno, col,
-                      trc_cpu_count(&rd->p));
+            unsigned long long k = 0; /* the CPU number after the '@' */
+            for (size_t i = col; i < len && s[i] >= '0' && s[i] <= '9' && k < 1000000; i++)
+                k = k * 10 + (unsigned)(s[i] - '0');
+            cli_error("%s:%llu:%zu: CPU %llu is past the stream's %u: give --cpus %llu "
+                      "or more", rd->path, (unsigned long long)rd->lineno, col, k,
+                      trc_cpu_count(&rd->p), k + 1);
             return -1;
         }
         if (e != TRC_OK) {
