@@ -58,7 +58,8 @@ class Design:
     perf: Perf = None           # none for the CPU rows (no trace throughput)
     archs: tuple = ARCHS        # the flows it goes through
     color: str = "#888888"      # its colour in reports/fpga.svg
-    kind: str = "trc"           # "trc" (the paper mode stream), "stack", "lz4",
+    kind: str = "trc"           # "trc" (the paper mode stream), "stack", "lz4", "mp"
+                                # (several CPUs),
                                 # "cpu" (PicoRV32 alone) or "soc" (with its tracer)
     defines: tuple = ()         # Verilog defines its sources need
     wrapper: str = ""           # its own pin wrapper top (fpga/NAME.v) in place of trc_fpga
@@ -117,6 +118,11 @@ DESIGNS = {d.name: d for d in [
            color="#a6bddb", wrapper="trc_fpga_core_dc",
            constraints=(("ice40", "constraints/ice40_hx8k_ct256_dc.pcf"),
                         ("ecp5", "constraints/ecp5_25f_cabga256_dc.lpf"))),
+    # several CPUs into one stream (docs/rtl.md, "trc_mpcore")
+    *[Design("trc_mp%d" % n, "trc_mpcore", -1, TRC_RTL, dict(PAPER, OUT_W=64, NCPU=n),
+             "trc_mpcore, %d CPUs, OUT_W=64" % n, kind="mp", wrapper="trc_fpga_mp",
+             color="#756bb1")
+      for n in (2, 4, 8)],
     Design("lz4_w12", "trc_lz4_core", 2, LZ4_RTL, {"WIN_BITS": 12, "OUT_AW": 11, "LIT_AW": 9},
            "LZ4 baseline, 4 KB window",
            Perf("byte", 8, "sim_w12", size="lz4_w12_bytes", rate_key="lz4_w12_clocks_per_byte",

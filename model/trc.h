@@ -63,6 +63,8 @@ typedef struct {
     unsigned sk;     /* stack modes: predictor table index bits, 4..12 */
     unsigned sd;     /* stack modes: shadow call stack depth, 1..64 */
     unsigned so;     /* stack mode 2: OS context table index bits, 4..12 */
+    unsigned cpus;   /* CPUs of the stream, 1..TRC_CPU_MAX (0 counts as 1);
+                        more than one: docs/format.md 4.9, paper mode only */
 } trc_params;
 
 #define TRC_MODE_PAPER 0 /* the paper's per-field dictionaries */
@@ -71,16 +73,19 @@ typedef struct {
 #define TRC_SK_MAX 12
 #define TRC_SD_MAX 64
 #define TRC_SO_MAX 12
+#define TRC_CPU_MAX 8
 
 /* The paper's implementation: NT 23, FID_W 15, TYPE_W 7, VAL_W 16, ND 3
- * (mode paper; sk and sd are zero in paper mode). */
+ * (mode paper; sk and sd are zero in paper mode; one CPU). */
 trc_params trc_params_paper(void);
 /* The same field widths in stack mode with SK 9 and SD 16. */
 trc_params trc_params_stack(void);
 /* Stack mode 2 (format.md 4.8): the paper's field widths, SK 12, SD 16,
  * SO 9, and 15-entry function and value dictionaries (ND 4, 3, 4). */
 trc_params trc_params_stack2(void);
-/* Returns TRC_OK when every field is in range, else TRC_ERR_PARAM. */
+/* Returns TRC_OK when every field is in range, else TRC_ERR_PARAM. More than
+ * one CPU needs paper mode and an NT for which NT + 1 is not a power of two
+ * (the CPU switch code takes the z values above NT, docs/format.md 4.9). */
 trc_error trc_params_check(const trc_params *p);
 /* NZ: the number of bits needed to write NT (5 for NT = 23). */
 unsigned trc_nz_bits(unsigned nt);
@@ -280,9 +285,11 @@ uint64_t trc_decoder_bit_offset(const trc_decoder *d);
 /* ---- Container (.trc) ----------------------------------------------------- */
 
 #define TRC_HEADER_BYTES 16
-/* The version writers put in byte 4; readers take 1 and 2 (docs/format.md 5:
- * version 2 allows the long-gap TIME_EXT values of 4.2). */
+/* The version writers put in byte 4; readers take 1 to 3 (docs/format.md 5:
+ * version 2 allows the long-gap TIME_EXT values of 4.2; version 3, written
+ * only for streams of several CPUs, holds their number in the flags byte). */
 #define TRC_CONTAINER_VERSION 2
+#define TRC_CONTAINER_VERSION_CPUS 3
 
 /* Writes the 16-byte header for params; mode must equal p->mode. */
 trc_error trc_header_write(const trc_params *p, unsigned mode,
@@ -329,6 +336,81 @@ void trc_frame_header_write(const trc_frame_info *f,
 trc_error trc_frame_header_read(const uint8_t *in, size_t len,
                                 trc_frame_info *f);
 
+/* ---- Several CPUs (docs/format.md 4.9) --------------------------------------
+ * One stream, p->cpus CPUs: each CPU has its own dictionaries and its own time
+ * line (a record's delta counts from the previous raw record of the same
+ * CPU); a CPU switch code comes before a record of another CPU than the
+ * last one's. With one CPU these are the single-CPU coders, byte for byte. */
+
+/* CPUs of p: p->cpus, or 1 when it is 0. */
+unsigned trc_cpu_count(const trc_params *p);
+/* Bits of a CPU switch code: NZ + E, E the extra bits after the escape z
+ * (0 when there are as many z values above NT as CPUs). */
+unsigned trc_switch_bits(const trc_params *p);
+
+typedef struct {
+    trc_params p;
+    unsigned ncpu;      /* trc_cpu_count(&p) */
+    unsigned cur;       /* the current CPU: 0 at start and after SYNC */
+    unsigned swbits;    /* trc_switch_bits(&p) */
+    uint64_t switches;  /* switch codes written */
+    trc_encoder cpu[TRC_CPU_MAX]; /* one coder state per CPU; the pending
+                                     bits live in the current CPU's */
+} trc_mp_encoder;
+
+/* Bytes dst needs for one call of the trc_mp_encode* functions. */
+#define TRC_MP_MIN_DST (TRC_MAX_RECORD_BYTES + 2)
+
+/* Sets *e (large: keep it static or on the heap) to the reset state.
+ * Returns TRC_ERR_PARAM on bad params. */
+trc_error trc_mp_encoder_init(trc_mp_encoder *e, const trc_params *p);
+/*
+ * As trc_encode(), for trace records src[0..n) that all belong to CPU cpu: a
+ * switch code first when cpu is not the current CPU. Returns TRC_ERR_FIELD
+ * for cpu >= the CPU count and TRC_ERR_DST_SMALL for cap < TRC_MP_MIN_DST
+ * (nothing written), else as trc_encode().
+ */
+trc_error trc_mp_encode(trc_mp_encoder *e, unsigned cpu, const trc_record *src,
+                        size_t n, size_t *n_used, uint8_t *dst, size_t cap,
+                        size_t *dst_len);
+/* As trc_encode_raw() for one raw record of CPU cpu. A SYNC returns every
+ * CPU's dictionaries to the reset state and makes CPU 0 current. */
+trc_error trc_mp_encode_raw(trc_mp_encoder *e, unsigned cpu,
+                            const trc_record *raw, uint8_t *dst, size_t cap,
+                            size_t *dst_len);
+/* END (delta 0) on the current CPU, padded; SYNC likewise, then the reset
+ * of every CPU and CPU 0 current. */
+trc_error trc_mp_encode_end(trc_mp_encoder *e, uint8_t *dst, size_t cap,
+                            size_t *dst_len);
+trc_error trc_mp_encode_sync(trc_mp_encoder *e, uint8_t *dst, size_t cap,
+                             size_t *dst_len);
+
+typedef struct {
+    trc_params p;
+    unsigned ncpu, cur, nz, swbits;
+    unsigned bit;       /* bits of the next input byte already consumed */
+    uint64_t bits_done; /* stream bits consumed, for error offsets */
+    int ended;          /* the last raw record was END or SYNC */
+    int stop_at_mark;   /* 1: return right after each END or SYNC */
+    int v1;             /* a container version 1 stream (one CPU only) */
+    uint64_t switches;  /* switch codes read */
+    trc_decoder cpu[TRC_CPU_MAX]; /* per CPU: dictionaries, carried ticks,
+                                     and its figures (cpu[k].st) */
+} trc_mp_decoder;
+
+/* Sets *d (large) to the reset state. Returns TRC_ERR_PARAM on bad params. */
+trc_error trc_mp_decoder_init(trc_mp_decoder *d, const trc_params *p);
+/*
+ * As trc_decode(); dst_cpu[i] (when dst_cpu is not NULL) gets the CPU of
+ * dst[i]. A switch code to the current CPU or to a CPU past the count is
+ * TRC_ERR_CORRUPT; a stream that ends after a switch code is truncated.
+ */
+trc_error trc_mp_decode(trc_mp_decoder *d, const uint8_t *src, size_t len,
+                        size_t *src_used, trc_record *dst, uint8_t *dst_cpu,
+                        size_t cap, size_t *n_out, int final);
+/* Stream bit offset of the next record (of the faulty one after an error). */
+uint64_t trc_mp_decoder_bit_offset(const trc_mp_decoder *d);
+
 /* ---- Trace text v1 -------------------------------------------------------- */
 
 /* Longest canonical line, newline included. */
@@ -346,6 +428,17 @@ trc_error trc_text_parse(const trc_params *p, const char *line, size_t len,
 /* Writes the canonical line for r, newline included, and returns its length
  * (< TRC_TEXT_LINE_MAX). No terminating NUL. */
 size_t trc_text_format(const trc_record *r, char out[TRC_TEXT_LINE_MAX]);
+
+/* Several CPUs (docs/format.md 3): a record line may end with "@K", the CPU
+ * of the record (none: CPU 0). trc_text_parse_ex() gives it in *cpu and
+ * rejects K >= trc_cpu_count(p) (TRC_ERR_FIELD, at the '@'); so does
+ * trc_text_parse(), which takes only CPU 0 lines apart from that.
+ * trc_text_format_cpu() writes the CPU column when cpus > 1. */
+trc_error trc_text_parse_ex(const trc_params *p, const char *line, size_t len,
+                            trc_record *r, unsigned *cpu, int *is_record,
+                            size_t *col);
+size_t trc_text_format_cpu(const trc_record *r, unsigned cpu, unsigned cpus,
+                           char out[TRC_TEXT_LINE_MAX]);
 
 /*
  * Parses the lines of src[0..len) with trc_text_parse() into dst[0..cap).
@@ -394,8 +487,9 @@ typedef struct {
     uint64_t sync_every; /* streams: a SYNC after every N records (0: none) */
     uint64_t since;      /* records since the start or the last SYNC */
     uint64_t records;    /* records accepted so far */
-    trc_encoder enc;
+    trc_mp_encoder enc;
     trc_record batch[TRC_WRITER_BATCH];
+    uint8_t bcpu[TRC_WRITER_BATCH]; /* CPU of each batched record */
     size_t nb, len;
     int failed; /* the output function failed: every later call fails */
     uint8_t buf[TRC_WRITER_BUF];
@@ -414,6 +508,8 @@ trc_error trc_writer_comment(trc_writer *w, const char *line);
 /* Takes one trace record. Returns its trc_record_check() error (nothing is
  * written; w->records is the count of records before it) or TRC_ERR_IO. */
 trc_error trc_writer_put(trc_writer *w, const trc_record *r);
+/* The same for a record of CPU cpu (TRC_ERR_FIELD past the CPU count). */
+trc_error trc_writer_put_cpu(trc_writer *w, unsigned cpu, const trc_record *r);
 /* Stream forms: encodes what is pending and the final END; every form:
  * hands out the rest of the bytes. Returns TRC_OK or TRC_ERR_IO. */
 trc_error trc_writer_finish(trc_writer *w);

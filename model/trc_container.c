@@ -23,15 +23,21 @@ trc_error trc_header_read(const uint8_t *in, size_t len, trc_params *p,
 trc_error trc_header_write_ex(const trc_params *p, unsigned mode,
                               unsigned flags, uint8_t out[TRC_HEADER_BYTES])
 {
+    unsigned cpus = trc_cpu_count(p);
     if (flags & ~TRC_FLAG_FRAMED)
         return TRC_ERR_HEADER;
     if (trc_params_check(p) != TRC_OK)
         return TRC_ERR_PARAM;
     if (mode != p->mode)
         return TRC_ERR_PARAM;
+    if (cpus > 1 && (flags & TRC_FLAG_FRAMED))
+        return TRC_ERR_HEADER; /* frames of several CPUs: not defined */
     for (int i = 0; i < 4; i++)
         out[i] = magic[i];
-    out[4] = TRC_CONTAINER_VERSION;
+    /* one CPU: version 2, as before; several: version 3, CPUs - 1 in
+     * bits 1..3 of the flags */
+    out[4] = cpus > 1 ? TRC_CONTAINER_VERSION_CPUS : TRC_CONTAINER_VERSION;
+    flags |= (cpus - 1u) << 1;
     out[5] = (uint8_t)mode;
     out[6] = (uint8_t)p->nt;
     out[7] = (uint8_t)p->fid_w;
@@ -55,20 +61,23 @@ trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
             return i >= len ? TRC_ERR_TRUNCATED : TRC_ERR_MAGIC;
     if (len < TRC_HEADER_BYTES)
         return TRC_ERR_TRUNCATED;
-    if (in[4] < 1 || in[4] > TRC_CONTAINER_VERSION || in[5] > TRC_MODE_STACK2)
+    if (in[4] < 1 || in[4] > TRC_CONTAINER_VERSION_CPUS || in[5] > TRC_MODE_STACK2)
         return TRC_ERR_VERSION;
-    if (in[13] & ~TRC_FLAG_FRAMED)
+    /* version 3: the CPU count in bits 1..3, at least 2, no frames */
+    unsigned cpus = in[4] == TRC_CONTAINER_VERSION_CPUS ? ((in[13] >> 1) & 7u) + 1u : 1u;
+    unsigned known = in[4] == TRC_CONTAINER_VERSION_CPUS ? 0x0eu : TRC_FLAG_FRAMED;
+    if ((in[13] & ~known) || (in[4] == TRC_CONTAINER_VERSION_CPUS && cpus < 2))
         return TRC_ERR_HEADER;
     /* Byte 14 is SK in modes 0 and 1, SK | SO << 4 in mode 2. */
     unsigned m2 = in[5] == TRC_MODE_STACK2;
     trc_params q = {in[6], in[7], in[8], in[9], in[10], in[11], in[12],
                     in[5], m2 ? in[14] & 15u : in[14], in[15],
-                    m2 ? in[14] >> 4 : 0u};
+                    m2 ? in[14] >> 4 : 0u, cpus};
     if (trc_params_check(&q) != TRC_OK)
         return TRC_ERR_HEADER;
     *p = q;
     *mode = in[5];
-    *flags = in[13];
+    *flags = in[13] & TRC_FLAG_FRAMED;
     return TRC_OK;
 }
 

@@ -70,7 +70,7 @@ static void reset_dicts(trc_decoder *d)
 
 trc_error trc_decoder_init(trc_decoder *d, const trc_params *p)
 {
-    if (trc_params_check(p) != TRC_OK)
+    if (trc_params_check(p) != TRC_OK || p->cpus > 1) /* several: trc_mp.c */
         return TRC_ERR_PARAM;
     memset(d, 0, sizeof *d);
     d->p = *p;

@@ -60,7 +60,7 @@ static void reset_dicts(trc_encoder *e)
 
 trc_error trc_encoder_init(trc_encoder *e, const trc_params *p)
 {
-    if (trc_params_check(p) != TRC_OK)
+    if (trc_params_check(p) != TRC_OK || p->cpus > 1) /* several: trc_mp.c */
         return TRC_ERR_PARAM;
     e->p = *p;
     e->nz = trc_nz_bits(p->nt);

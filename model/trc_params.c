@@ -43,19 +43,19 @@ const char *trc_error_text(trc_error err)
 
 trc_params trc_params_paper(void)
 {
-    trc_params p = {23, 15, 7, 16, 3, 3, 3, TRC_MODE_PAPER, 0, 0, 0};
+    trc_params p = {23, 15, 7, 16, 3, 3, 3, TRC_MODE_PAPER, 0, 0, 0, 1};
     return p;
 }
 
 trc_params trc_params_stack(void)
 {
-    trc_params p = {23, 15, 7, 16, 3, 3, 3, TRC_MODE_STACK, 9, 16, 0};
+    trc_params p = {23, 15, 7, 16, 3, 3, 3, TRC_MODE_STACK, 9, 16, 0, 1};
     return p;
 }
 
 trc_params trc_params_stack2(void)
 {
-    trc_params p = {23, 15, 7, 16, 4, 3, 4, TRC_MODE_STACK2, 12, 16, 9};
+    trc_params p = {23, 15, 7, 16, 4, 3, 4, TRC_MODE_STACK2, 12, 16, 9, 1};
     return p;
 }
 
@@ -68,6 +68,12 @@ trc_error trc_params_check(const trc_params *p)
     if (p->nd_f < 1 || p->nd_f > 8 || p->nd_f > p->fid_w ||
         p->nd_t < 1 || p->nd_t > 8 || p->nd_t > p->type_w ||
         p->nd_v < 1 || p->nd_v > 8 || p->nd_v > p->val_w)
+        return TRC_ERR_PARAM;
+    /* Several CPUs: paper mode, and a z value above NT for the switch code
+     * (NT + 1 not a power of two; docs/format.md 4.9). */
+    if (p->cpus > TRC_CPU_MAX ||
+        (p->cpus > 1 && (p->mode != TRC_MODE_PAPER ||
+                         ((p->nt + 1u) & p->nt) == 0)))
         return TRC_ERR_PARAM;
     if (p->mode == TRC_MODE_PAPER)
         return p->sk == 0 && p->sd == 0 && p->so == 0 ? TRC_OK : TRC_ERR_PARAM;

@@ -62,14 +62,23 @@ static void skip_blanks(const char *s, size_t len, size_t *i)
 trc_error trc_text_parse(const trc_params *p, const char *line, size_t len,
                          trc_record *r, int *is_record, size_t *col)
 {
+    unsigned cpu;
+    return trc_text_parse_ex(p, line, len, r, &cpu, is_record, col);
+}
+
+trc_error trc_text_parse_ex(const trc_params *p, const char *line, size_t len,
+                            trc_record *r, unsigned *cpu, int *is_record,
+                            size_t *col)
+{
     size_t i = 0, a_at, b_at;
     trc_error why = TRC_OK;
-    uint64_t delta, a, b = 0;
+    uint64_t delta, a, b = 0, k_cpu = 0;
     unsigned kind;
     char k;
 
     *is_record = 0;
     *col = 0;
+    *cpu = 0;
     if (len && line[len - 1] == '\r')
         len--;
     skip_blanks(line, len, &i);
@@ -99,6 +108,18 @@ trc_error trc_text_parse(const trc_params *p, const char *line, size_t len,
             goto fail;
         skip_blanks(line, len, &i);
     }
+    if (i < len && line[i] == '@') {
+        /* the CPU column (several CPUs): below the stream's CPU count */
+        size_t at = i++;
+        if (!parse_num(line, len, &i, UINT32_MAX, &k_cpu, &why))
+            goto fail;
+        if (k_cpu >= trc_cpu_count(p)) {
+            why = TRC_ERR_FIELD;
+            i = at;
+            goto fail;
+        }
+        skip_blanks(line, len, &i);
+    }
     if (i != len) {
         why = TRC_ERR_SYNTAX; /* trailing field */
         goto fail;
@@ -121,6 +142,7 @@ trc_error trc_text_parse(const trc_params *p, const char *line, size_t len,
                  a < (1u << p->type_w)) ? b_at : a_at;
         goto fail;
     }
+    *cpu = (unsigned)k_cpu;
     *is_record = 1;
     return TRC_OK;
 fail:
@@ -143,6 +165,12 @@ static size_t put_u64(char *out, uint64_t v)
 
 size_t trc_text_format(const trc_record *r, char out[TRC_TEXT_LINE_MAX])
 {
+    return trc_text_format_cpu(r, 0, 1, out);
+}
+
+size_t trc_text_format_cpu(const trc_record *r, unsigned cpu, unsigned cpus,
+                           char out[TRC_TEXT_LINE_MAX])
+{
     static const char kinds[4] = {'E', 'X', 'O', 'L'};
     size_t k = put_u64(out, r->delta);
     out[k++] = ' ';
@@ -152,6 +180,11 @@ size_t trc_text_format(const trc_record *r, char out[TRC_TEXT_LINE_MAX])
     if (r->kind == TRC_OS) {
         out[k++] = ' ';
         k += put_u64(out + k, r->b);
+    }
+    if (cpus > 1) {
+        out[k++] = ' ';
+        out[k++] = '@';
+        k += put_u64(out + k, cpu);
     }
     out[k++] = '\n';
     return k;

@@ -20,17 +20,19 @@ static trc_error out(trc_writer *w)
     return TRC_OK;
 }
 
-/* Encodes the batched records. They were checked, so only the output can
- * fail. */
+/* Encodes the batched records, a run of one CPU's at a time. They were
+ * checked, so only the output can fail. */
 static trc_error encode_batch(trc_writer *w)
 {
     size_t off = 0;
     while (off < w->nb) {
         if (sizeof w->buf - w->len < 4096 && out(w) != TRC_OK)
             return TRC_ERR_IO;
-        size_t used, n;
-        trc_error e = trc_encode(&w->enc, w->batch + off, w->nb - off, &used,
-                                 w->buf + w->len, sizeof w->buf - w->len, &n);
+        size_t used, n, run = 1;
+        while (off + run < w->nb && w->bcpu[off + run] == w->bcpu[off])
+            run++;
+        trc_error e = trc_mp_encode(&w->enc, w->bcpu[off], w->batch + off, run, &used,
+                                    w->buf + w->len, sizeof w->buf - w->len, &n);
         w->len += n;
         off += used;
         if (e != TRC_OK)
@@ -46,11 +48,11 @@ static trc_error marker(trc_writer *w, int end)
     trc_error e = encode_batch(w);
     if (e != TRC_OK)
         return e;
-    if (sizeof w->buf - w->len < TRC_MAX_RECORD_BYTES && out(w) != TRC_OK)
+    if (sizeof w->buf - w->len < TRC_MP_MIN_DST && out(w) != TRC_OK)
         return TRC_ERR_IO;
     size_t n;
-    e = end ? trc_encode_end(&w->enc, w->buf + w->len, sizeof w->buf - w->len, &n)
-            : trc_encode_sync(&w->enc, w->buf + w->len, sizeof w->buf - w->len, &n);
+    e = end ? trc_mp_encode_end(&w->enc, w->buf + w->len, sizeof w->buf - w->len, &n)
+            : trc_mp_encode_sync(&w->enc, w->buf + w->len, sizeof w->buf - w->len, &n);
     w->len += n;
     return e;
 }
@@ -68,7 +70,7 @@ trc_error trc_writer_init(trc_writer *w, const trc_params *p, unsigned form,
     w->since = w->records = 0;
     w->nb = w->len = 0;
     w->failed = 0;
-    trc_encoder_init(&w->enc, p);
+    trc_mp_encoder_init(&w->enc, p);
     if (form == TRC_FORM_CONTAINER) {
         trc_header_write(p, p->mode, w->buf);
         w->len = TRC_HEADER_BYTES;
@@ -92,8 +94,15 @@ trc_error trc_writer_comment(trc_writer *w, const char *line)
 
 trc_error trc_writer_put(trc_writer *w, const trc_record *r)
 {
+    return trc_writer_put_cpu(w, 0, r);
+}
+
+trc_error trc_writer_put_cpu(trc_writer *w, unsigned cpu, const trc_record *r)
+{
     if (w->failed)
         return TRC_ERR_IO;
+    if (cpu >= w->enc.ncpu)
+        return TRC_ERR_FIELD;
     /* Text has no limit on deltas; streams need them in the long-gap range. */
     trc_record z = *r;
     if (w->form == TRC_FORM_TEXT)
@@ -104,7 +113,7 @@ trc_error trc_writer_put(trc_writer *w, const trc_record *r)
     if (w->form == TRC_FORM_TEXT) {
         if (sizeof w->buf - w->len < TRC_TEXT_LINE_MAX && out(w) != TRC_OK)
             return TRC_ERR_IO;
-        w->len += trc_text_format(r, (char *)w->buf + w->len);
+        w->len += trc_text_format_cpu(r, cpu, w->enc.ncpu, (char *)w->buf + w->len);
         w->records++;
         return TRC_OK;
     }
@@ -114,6 +123,7 @@ trc_error trc_writer_put(trc_writer *w, const trc_record *r)
             return e;
         w->since = 0;
     }
+    w->bcpu[w->nb] = (uint8_t)cpu;
     w->batch[w->nb++] = *r;
     w->since++;
     w->records++;

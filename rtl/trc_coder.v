@@ -3,6 +3,11 @@
 // right-aligned, with the position where it ends in the stream. END and SYNC
 // are marked for the packer to flush; SYNC resets the dictionaries once it
 // is coded.
+// Several CPUs (NB > 1, docs/format.md 4.9): each record comes with its CPU
+// in the top bits of s_rec; each CPU has a bank of the three dictionaries,
+// and a record of another CPU than the last one's gets the CPU switch code
+// in front of its timestamp code (the timestamp coder places it). After a
+// SYNC, CPU 0 is current. MAXLEN must include the switch code then.
 // Parameters:
 //   NT, FID_W, TYPE_W, VAL_W - field widths of the format
 //   ND_F, ND_T, ND_V         - dictionary address bits
@@ -11,6 +16,9 @@
 //   LENW                     - width of the length fields
 //   LANE_W                   - packer lane width (trc_packer)
 //   EW                       - end-position bits: 2^EW > LANE_W - 1 + MAXLEN
+//   NB                       - CPUs, 1..8 (default 1: a single-CPU stream)
+//   CPW                      - CPU bits on s_rec, derived: 0 for one CPU,
+//                              else log2(NB) rounded up
 `default_nettype none
 `include "trc_format.vh"
 
@@ -26,12 +34,14 @@ module trc_coder #(
     parameter MAXLEN = 57,
     parameter LENW   = 6,
     parameter LANE_W = 64,
-    parameter EW     = 7
+    parameter EW     = 7,
+    parameter NB     = 1,
+    parameter CPW    = NB > 1 ? $clog2(NB) : 0
 ) (
     input  wire              clk,
     input  wire              rst,
-    // ---- raw records in: {os, delta[NT-1:0], info[INFO_W-1:0]}
-    input  wire [NT+INFO_W:0] s_rec,
+    // ---- raw records in: {cpu (NB > 1), os, delta[NT-1:0], info[INFO_W-1:0]}
+    input  wire [CPW+NT+INFO_W:0] s_rec,
     input  wire              s_valid,
     output wire              s_ready,
     // ---- coded records out
@@ -47,6 +57,15 @@ module trc_coder #(
 
     localparam NZ  = $clog2(NT + 1);
     localparam TSW = NZ + NT - 1;
+    // CPU switch code (NB > 1): the number (NT+1) * 2^E + cpu in SWL = NZ + E
+    // bits (trc_format.vh)
+    localparam E   = NB > 1 ? `TRC_SW_EXT(NZ, NT, NB) : 0;
+    localparam SWL = NB > 1 ? NZ + E : 0;
+    localparam TSC = TSW + SWL;               // timestamp code with the switch
+    localparam BW  = CPW > 0 ? CPW : 1;
+    localparam PW  = SWL > 0 ? SWL : 1;
+    localparam integer SW0_I = (NT + 1) * (1 << E);
+    localparam [PW-1:0] SW0 = SW0_I[PW-1:0];
     localparam FW  = 1 + FID_W;
     localparam [TYPE_W-1:0] T_END  = `TRC_T_END(TYPE_W);
     localparam [TYPE_W-1:0] T_SYNC = `TRC_T_SYNC(TYPE_W);
@@ -75,6 +94,31 @@ module trc_coder #(
     wire              is_end  = os && otype == T_END;
     wire              is_sync = os && otype == T_SYNC;
 
+    // ---- the CPU: its dictionary bank, and the switch code when it is not
+    // the current one (a bubble is bank 0 and switches nothing)
+    wire [BW-1:0] cpu;
+    wire          sw;
+    wire [PW-1:0] sw_code;
+    generate
+        if (NB > 1) begin : g_cpus
+            reg  [BW-1:0] cur_q;
+            wire [BW-1:0] cin = s_rec[CPW+NT+INFO_W:NT+INFO_W+1];
+            assign cpu     = cin & {BW{s_valid}};
+            assign sw      = s_valid && cin != cur_q;
+            assign sw_code = SW0 + {{(PW-BW){1'b0}}, cin};
+            always @(posedge clk) begin
+                if (rst)
+                    cur_q <= {BW{1'b0}};
+                else if (adv && s_valid)
+                    cur_q <= is_sync ? {BW{1'b0}} : cin;
+            end
+        end else begin : g_one
+            assign cpu     = 1'b0;
+            assign sw      = 1'b0;
+            assign sw_code = 1'b0;
+        end
+    endgenerate
+
     // Dictionaries (keys compared in stage C, looked up in stage K) and the
     // timestamp code (ready in stage K).
     wire            f_hit, t_hit, v_hit;
@@ -82,24 +126,24 @@ module trc_coder #(
     wire [ND_T-1:0] t_code;
     wire [ND_V-1:0] v_code;
     wire            clr = s_valid && is_sync;
-    trc_dictm #(.ND(ND_F), .W(FW), .FLIP(1)) u_fdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_in(info[FW-1:0]),
+    trc_dictm #(.ND(ND_F), .W(FW), .FLIP(1), .NB(NB), .BW(BW)) u_fdict (
+        .clk(clk), .rst(rst), .adv(adv), .key_in(info[FW-1:0]), .bank_in(cpu),
         .upd_in(s_valid && !os), .clr_in(clr), .hit(f_hit), .code(f_code)
     );
-    trc_dictm #(.ND(ND_T), .W(TYPE_W), .FLIP(0)) u_tdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_in(otype),
+    trc_dictm #(.ND(ND_T), .W(TYPE_W), .FLIP(0), .NB(NB), .BW(BW)) u_tdict (
+        .clk(clk), .rst(rst), .adv(adv), .key_in(otype), .bank_in(cpu),
         .upd_in(s_valid && os), .clr_in(clr), .hit(t_hit), .code(t_code)
     );
-    trc_dictm #(.ND(ND_V), .W(VAL_W), .FLIP(0)) u_vdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_in(info[VAL_W-1:0]),
+    trc_dictm #(.ND(ND_V), .W(VAL_W), .FLIP(0), .NB(NB), .BW(BW)) u_vdict (
+        .clk(clk), .rst(rst), .adv(adv), .key_in(info[VAL_W-1:0]), .bank_in(cpu),
         .upd_in(s_valid && os), .clr_in(clr), .hit(v_hit), .code(v_code)
     );
-    wire [TSW-1:0]  ts_code;
+    wire [TSC-1:0]  ts_code;
     wire [LENW-1:0] ts_len;
     wire [NT-1:0]   unused_ts_mant;
-    trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(LENW)) u_ts (
-        .clk(clk), .adv(adv), .delta(delta), .code(ts_code), .len(ts_len),
-        .mant(unused_ts_mant)
+    trc_tscode #(.NT(NT), .NZ(NZ), .PW(PW), .CW(TSC), .LW(LENW)) u_ts (
+        .clk(clk), .adv(adv), .delta(delta), .pfx_en(sw), .pfx(sw_code),
+        .code(ts_code), .len(ts_len), .mant(unused_ts_mant)
     );
 
     // ---- the record's fields through stages L, A, K and S (datapath not
@@ -108,7 +152,7 @@ module trc_coder #(
     reg              osl_q, osa_q, osk_q;
     reg              fll_q, fla_q, flk_q, fls_q, flp_q;
     reg [INFO_W-1:0] infol_q, infoa_q, infok_q, infos_q;
-    reg [TSW-1:0]    tss_q;
+    reg [TSC-1:0]    tss_q;
     reg [LENW-1:0]   tls_q;
     // stage S: the payload case, one-hot (for the bits) and as {os, a, b}
     // (for the lengths: one LUT per bit), and the dictionary codes
@@ -134,7 +178,7 @@ module trc_coder #(
     wire [FW-1:0]     fkey_s = infos_q[FW-1:0];
     wire [TYPE_W-1:0] otyp_s = infos_q[VAL_W +: TYPE_W];
     wire [VAL_W-1:0]  oval_s = infos_q[VAL_W-1:0];
-    wire [MAXLEN-1:0] ts_s   = {{(MAXLEN-TSW){1'b0}}, tss_q};
+    wire [MAXLEN-1:0] ts_s   = {{(MAXLEN-TSC){1'b0}}, tss_q};
     wire [NK*MAXLEN-1:0] rec_k;   // case k's record at [k*MAXLEN +: MAXLEN]
     assign rec_k[K_FH*MAXLEN +: MAXLEN] = ts_s << L_FH |
                          {{(MAXLEN-L_FH){1'b0}}, 1'b0, fcs_q};

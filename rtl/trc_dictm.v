@@ -21,24 +21,38 @@
 // The entries themselves are written a clock after stage K, from registers.
 // Every stage moves on adv; a record that does not use the dictionary (or
 // a bubble) has an all-zero match vector and changes nothing.
+//
+// Banks (NB > 1, one per CPU of a multi-CPU stream): every bank holds its own
+// entries and write pointer, and a record is looked up in the bank bank_in
+// names. A record ahead changes only its own bank, so each correction above
+// is masked by "same bank" flags, made from registers a stage early; stage
+// C compares with the entries of the record's bank, and the record in K
+// takes its write pointer from the one before it when that one is of the
+// same bank, else from its bank's register. A SYNC resets every bank. With
+// NB = 1 the flags are constants and the logic is the single dictionary's.
 // Parameters:
 //   ND   - address bits; 2^ND-1 entries, code all-ones is the escape
 //   W    - key width
 //   FLIP - 1 for the function dictionary: the key MSB is the exit flag, a
 //          hit flips the stored flag and a miss stores the key with it
 //          flipped
+//   NB   - banks, 1..16 (default 1)
+//   BW   - bank number width, derived: max(1, log2(NB)) rounded up
 `default_nettype none
 
 module trc_dictm #(
     parameter ND   = 3,
     parameter W    = 16,
-    parameter FLIP = 0
+    parameter FLIP = 0,
+    parameter NB   = 1,
+    parameter BW   = NB > 1 ? $clog2(NB) : 1
 ) (
     input  wire          clk,
     input  wire          rst,
     input  wire          adv,     // every stage moves
     // ---- the record entering stage C
     input  wire [W-1:0]  key_in,
+    input  wire [BW-1:0] bank_in, // its bank (0 when NB = 1)
     input  wire          upd_in,  // it is looked up here (valid, its kind)
     input  wire          clr_in,  // it is a SYNC (valid): looked up (if upd_in)
                                   // but changes nothing, reset state after it;
@@ -60,10 +74,26 @@ module trc_dictm #(
     // sets clr_q and clr2_q, as if a SYNC had just left stage K: the entries
     // clear a clock later, and until then every compare takes the reset
     // values.
-    reg  [N*W-1:0] ent_q;
-    wire [N*W-1:0] ent_init;
+    localparam NW = N * W;
+    reg  [NB*NW-1:0] ent_q;         // bank b at [b*NW +: NW]
+    wire [NW-1:0]    ent_init;
+    wire [NW-1:0]    ent_c = NB == 1 ? ent_q[0 +: NW] : ent_q[bank_in*NW +: NW];
     // ---- the records after stage K: its change, stored value and SYNC
     reg  [N-1:0]   c_q, c2_q;       // entry changed by the record 1 / 2 past K
+    // ---- banks: the record's bank per stage, and the changes of the
+    // records ahead masked by "same bank as the record now in L / A"
+    reg  [BW-1:0]  bl_q, ba_q, bk_q, bk1_q; // bank in L, A, K, 1 past K
+    reg  [N-1:0]   cm4_q, cm3_q;    // in L: the change of the record 4 / 3
+                                    // ahead, when of its bank
+    reg  [N-1:0]   cm2_q;           // in A: the change of the record 2 ahead
+    reg            s1_q;            // in A: the record in K is of its bank
+    reg  [NB*N-1:0] wpb_q;          // each bank's write pointer, one-hot
+    // with one bank every record ahead is of the same bank: the unmasked
+    // registers, as the single dictionary has them
+    wire [N-1:0]   c4 = NB == 1 ? c2_q : cm4_q;
+    wire [N-1:0]   c3 = NB == 1 ? c_q : cm3_q;
+    wire [N-1:0]   c2 = NB == 1 ? c_q : cm2_q;
+    wire           s1 = NB == 1 || s1_q;
     reg  [W-1:0]   ks_q;            // st(key) of the record 1 past K
     reg            clr_q, clr2_q;   // SYNC 1 / 2 past K
     // ---- stage L registers (from stage C): compares in halves (_h, _l)
@@ -86,8 +116,9 @@ module trc_dictm #(
     reg  [W-1:0]   kk_q;
     reg            uk_q, sk_q;
     reg  [N-1:0]   e_q;             // exact match vector, zero unless uk_q
-    reg  [N-1:0]   wp_q, wpu_q;     // write pointer, one-hot; wpu_q = wp_q when
-                                    // a miss stores (uk_q, not a SYNC), else 0
+    reg  [N-1:0]   wp_q, wpu_q;     // write pointer of stage K's bank, one-hot;
+                                    // wpu_q = wp_q when a miss stores (uk_q,
+                                    // not a SYNC), else 0
 
     genvar g;
     generate
@@ -135,9 +166,14 @@ module trc_dictm #(
     endgenerate
     wire [N-1:0] wp_stay = sk_q ? WP_RST : wp_q;
     wire [N-1:0] wp_move = sk_q ? WP_RST : uk_q ? wp_rot : wp_q;
-    wire [N-1:0] wp_d    = none ? wp_move : wp_stay;
+    wire [N-1:0] wp_k    = none ? wp_move : wp_stay;   // stage K's bank, after it
+    // stage A's record (entering K) takes the pointer after stage K's record
+    // when of the same bank, else its bank's register (after a SYNC, the
+    // reset value)
+    wire [N-1:0] wp_a    = sk_q || NB == 1 ? WP_RST : wpb_q[ba_q*N +: N];
+    wire [N-1:0] wp_d    = none ? (s1 ? wp_move : wp_a) : (s1 ? wp_stay : wp_a);
     wire         st_a    = ua_q && !sa_q;    // stage A's record stores a miss
-    wire [N-1:0] wpu_d   = none ? wp_move & {N{st_a}} : wp_stay & {N{st_a}};
+    wire [N-1:0] wpu_d   = wp_d & {N{st_a}};
 
     // ---- stage C: compares, each as two halves
     localparam [W-1:0] LO  = {W{1'b1}} >> (W / 2);     // the low half's bits
@@ -148,7 +184,7 @@ module trc_dictm #(
     wire [N-1:0] rawh_d, rawl_d, rid_d;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_cmp
-            assign {rawh_d[g], rawl_d[g]} = eq2(key_in, ent_q[g*W +: W]);
+            assign {rawh_d[g], rawl_d[g]} = eq2(key_in, ent_c[g*W +: W]);
             assign rid_d[g] = (key_in & LND) == ent_init[g*W +: W];
         end
     endgenerate
@@ -174,17 +210,19 @@ module trc_dictm #(
             // (and dl[2]) from registers, then old and pre, then eqb; left
             // to itself, ABC shares dl[3] and makes o1 a level deeper
             (* keep *) wire o1, o2, old, pre;
-            assign o1  = c2_q[g] && dh_q[3] && dlo_q[3];
-            assign o2  = !c2_q[g] && rawh_q[g] && rawl_q[g];
+            assign o1  = c4[g] && dh_q[3] && dlo_q[3];
+            assign o2  = !c4[g] && rawh_q[g] && rawl_q[g];
             assign old = clr2_q ? ril[g] : o1 || o2;
-            assign pre = s23_q ? ril[g] : c_q[g] && dl[2];
-            wire   tk  = s23_q || c_q[g];
+            assign pre = s23_q ? ril[g] : c3[g] && dl[2];
+            wire   tk  = s23_q || c3[g];
             assign eqb_d[g] = tk ? pre : old;
-            assign xa[g] = sel_q ? (c_q[g] ? d2_q : eqb_q[g]) : val_q[g];
+            assign xa[g] = sel_q ? (c2[g] ? d2_q : eqb_q[g]) : val_q[g];
             // e_d = c ? d1 : xa, with what a miss would do made first (bw),
-            // so the lookup's own outcome (first, none) selects last
-            wire bw = wpu_q[g] ? d1_q : xa[g];
-            assign e_d[g] = (FLIP != 0) && first[g] ? d1_q : none ? bw : xa[g];
+            // so the lookup's own outcome (first, none) selects last; a
+            // record in K of another bank changes nothing here (s1_q)
+            wire d1b = s1 ? d1_q : xa[g];
+            wire bw  = s1 && wpu_q[g] ? d1_q : xa[g];
+            assign e_d[g] = (FLIP != 0) && first[g] ? d1b : none ? bw : xa[g];
         end
     endgenerate
 
@@ -205,6 +243,17 @@ module trc_dictm #(
             d2_q  <= dl[1];
             kk_q  <= ka_q;
             ks_q  <= st(kk_q);
+            bl_q  <= bank_in;
+            ba_q  <= bl_q;
+            bk_q  <= ba_q;
+            bk1_q <= bk_q;
+            // the changes ahead of the record entering L (4 ahead: 1 past
+            // K now; 3 ahead: in K now) and of the one entering A (2 ahead:
+            // in K now), kept when of its bank
+            cm4_q <= c_q & {N{bk1_q == bank_in}};
+            cm3_q <= c & {N{bk_q == bank_in}};
+            cm2_q <= c & {N{bk_q == bl_q}};
+            s1_q  <= ba_q == bl_q;
         end
         if (rst) begin
             {ul_q, sl_q, ua_q, sa_q, uk_q, sk_q} <= 6'd0;
@@ -214,6 +263,8 @@ module trc_dictm #(
             c2_q  <= {N{1'b0}};
             wp_q  <= WP_RST;
             wpu_q <= {N{1'b0}};
+            for (i = 0; i < NB; i = i + 1)
+                wpb_q[i*N +: N] <= WP_RST;
         end else if (adv) begin
             ul_q   <= upd_in;
             sl_q   <= clr_in;
@@ -224,6 +275,13 @@ module trc_dictm #(
             e_q    <= e_d;
             wp_q   <= wp_d;
             wpu_q  <= wpu_d;
+            // stage K's bank keeps its pointer after its record; a SYNC
+            // resets every bank
+            for (i = 0; i < NB; i = i + 1)
+                if (sk_q)
+                    wpb_q[i*N +: N] <= WP_RST;
+                else if (bk_q == i[BW-1:0])
+                    wpb_q[i*N +: N] <= wp_k;
             c_q    <= c;
             c2_q   <= c_q;
             clr_q  <= sk_q;
@@ -232,14 +290,19 @@ module trc_dictm #(
         end
     end
 
-    // A pending write repeats while the stages hold: the same value.
+    // A pending write repeats while the stages hold: the same value. The
+    // record 1 past K writes its own bank; a SYNC clears every bank.
+    genvar h;
     generate
-        for (g = 0; g < N; g = g + 1) begin : g_ent
-            always @(posedge clk) begin
-                if (clr_q)
-                    ent_q[g*W +: W] <= ent_init[g*W +: W];
-                else if (c_q[g])
-                    ent_q[g*W +: W] <= ks_q;
+        for (h = 0; h < NB; h = h + 1) begin : g_bank
+            wire [BW-1:0] hb = h;
+            for (g = 0; g < N; g = g + 1) begin : g_ent
+                always @(posedge clk) begin
+                    if (clr_q)
+                        ent_q[h*NW + g*W +: W] <= ent_init[g*W +: W];
+                    else if (c_q[g] && (NB == 1 || bk1_q == hb))
+                        ent_q[h*NW + g*W +: W] <= ks_q;
+                end
             end
         end
     endgenerate

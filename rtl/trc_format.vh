@@ -29,6 +29,14 @@
 `define TRC_T_SYNC(tw)     {{((tw)-2){1'b1}}, 2'b01}
 `define TRC_T_LOST(tw)     {{((tw)-2){1'b1}}, 2'b00}
 
+// Several CPUs (docs/format.md 4.9): the CPU switch code is the number
+// (NT+1) * 2^E + cpu in NZ + E bits, E the fewest extra bits with
+// (2^NZ - 1 - NT) * 2^E >= CPUs (the z values above NT, times 2^E); nb <= 8.
+`define TRC_SW_EXT(nz, nt, nb) \
+    ((((1 << (nz)) - 1 - (nt)) >= (nb)) ? 0 : \
+     (2 * ((1 << (nz)) - 1 - (nt)) >= (nb)) ? 1 : \
+     (4 * ((1 << (nz)) - 1 - (nt)) >= (nb)) ? 2 : 3)
+
 // A parameter rule, used inside a generate region: when cond is false, a
 // message where the tool can print one ($error at elaboration; Icarus has
 // none), then an instance of a module that does not exist (stop, named after

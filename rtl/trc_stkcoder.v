@@ -171,7 +171,7 @@ module trc_stkcoder #(
     wire [LW:0]    ts_len;
     wire [NT-1:0]  ts_mant;
     trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(LW + 1)) u_ts (
-        .clk(clk), .adv(adv_s), .delta(s_rec[INFO_W +: NT]),
+        .clk(clk), .adv(adv_s), .delta(s_rec[INFO_W +: NT]), .pfx_en(1'b0), .pfx(1'b0),
         .code(ts_code), .len(ts_len), .mant(ts_mant)
     );
 

@@ -4,7 +4,11 @@
 // LOST (the count of events dropped on a full FIFO) as soon as there is room
 // (several LOST records when the count exceeds 2^VAL_W-1),
 // and END on flush. Absolute time stays exact: waiting records keep their
-// ticks in a DT_W-bit counter (docs/rtl.md).
+// ticks in a DT_W-bit counter (docs/rtl.md). For trc_mpcore's markers and
+// control records: an event with ev_first goes before a LOST that waits
+// (it is written whenever there is room and no TIME_EXT waits, which busy
+// says), and ev_lost counts an event lost before this port (one whose clock
+// a marker took) in the next LOST record, as a dropped one.
 // Parameters:
 //   NT, TYPE_W, VAL_W, INFO_W - format widths (INFO_W as in trc_enc)
 //   PRESCALE                  - clock cycles per tick, >= 1
@@ -29,6 +33,9 @@ module trc_tstamp #(
     input  wire              ev_os,     // 0 function, 1 OS info
     input  wire [INFO_W-1:0] ev_info,   // same layout as trc_enc's info field
     input  wire              flush,     // write END (held until written)
+    input  wire              ev_first,  // with ev_valid: before a waiting LOST
+    input  wire              ev_lost,   // count one more lost event now
+    output wire              busy,      // a TIME_EXT waits: no event is written
     output reg               drop,      // an event was dropped this cycle
     // ---- records to the FIFO
     output reg  [NT+INFO_W:0] m_axis_tdata,
@@ -96,9 +103,12 @@ module trc_tstamp #(
     // and only shrinks by writing one, so its direction is known from
     // registers before the adder: one adder each, not an incrementer and a
     // decrementer and a select. (dx grows only when room is 0, as every
-    // record waits for room; lx shrinks only in wr_lost, room && !over, and
-    // then an event is written or nothing is dropped.)
-    wire             lx_dn   = room && !over;
+    // record waits for room; lx shrinks only in wr_lost, room && !over and
+    // no ev_first event, and then an event is written or nothing is
+    // dropped; ev_first comes from trc_mpcore's registers and inputs, not
+    // from this module's adders.)
+    wire             first   = ev_valid && ev_first;
+    wire             lx_dn   = room && !over && !first;
     // (+1 or -1, written so that a 1-bit counter needs no empty replication)
     localparam [XW-1:0] X_ONE = 1;
     localparam [LX-1:0] L_ONE = 1;
@@ -114,8 +124,9 @@ module trc_tstamp #(
 
     // One record a cycle at most, in this priority order.
     wire wr_ext  = room && over;    // a TIME_EXT that waited for room: never dropped
-    wire wr_lost = room && !over && lost_nz;
-    wire wr_ev   = room && !over && !lost_nz && ev_valid;
+    wire wr_lost = room && !over && lost_nz && !first;
+    wire wr_ev   = room && !over && (!lost_nz || first) && ev_valid;
+    assign busy  = over;
     wire wr_end  = room && !over && !lost_nz && !ev_valid && fl_q;
     // idle for 2^NT-1 ticks: TIME_EXT now, so an event next cycle fits
     wire wr_max  = room && !over && !lost_nz && !ev_valid && !fl_q && atmax;
@@ -133,7 +144,7 @@ module trc_tstamp #(
             m_axis_tdata = {ev_os, dr_q, ev_info};
         else if (wr_end)
             m_axis_tdata = {1'b1, dr_q, os_info(T_END, {VAL_W{1'b0}})};
-        drop = ev_valid && !wr_ev;
+        drop = (ev_valid && !wr_ev) || ev_lost;
 
         // Ticks: a record restarts the count, a waiting TIME_EXT takes a
         // whole one; each tick steps the rest. The count saturates (time is

@@ -47,6 +47,9 @@
 #ifndef TRC_P_SO
 #define TRC_P_SO 0
 #endif
+#ifndef TRC_P_NCPU
+#define TRC_P_NCPU 1
+#endif
 
 static inline trc_params sim_params(void)
 {
@@ -62,6 +65,7 @@ static inline trc_params sim_params(void)
     p.sk = TRC_P_SK;
     p.sd = TRC_P_SD;
     p.so = TRC_P_SO;
+    p.cpus = TRC_P_NCPU;
     return p;
 }
 

@@ -6,9 +6,13 @@
 // UART and a timer for simulation. Ports and memory map: docs/soc.md.
 // With TRACE = 0 it is the same CPU with the same ports and no tracer (the
 // trace outputs are 0; RISCV_FORMAL not needed): the FPGA reports' baseline.
+// With TRACE = 2 the adapter's events leave on ev_valid/ev_data and there is
+// no trc_core (the multi-CPU system, soc/trc_mpsoc.v, feeds them to
+// trc_mpcore); the stream outputs are 0 and trace_drop is 0.
 // Parameters:
-//   TRACE    - 1: trc_rvfi + trc_core beside the CPU; 0: the CPU alone (its RVFI
-//              outputs, if RISCV_FORMAL is defined, have no load)
+//   TRACE    - 1: trc_rvfi + trc_core beside the CPU; 2: trc_rvfi only (events
+//              out); 0: the CPU alone (its RVFI outputs, if RISCV_FORMAL is
+//              defined, have no load)
 //   NT .. SD, OUT_W, SYNC_EVERY, PRESCALE, FIFO_AW - trc_core's (the tracer
 //              instance: its MODE, or a coder selected by trc_core's own
 //              parameters, drops in here)
@@ -132,6 +136,7 @@ module trc_soc_cpu #(
         .gap(trace_gap)
     );
 
+    if (TRACE == 1) begin : g_core
     trc_core #(
         .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
         .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
@@ -145,6 +150,14 @@ module trc_soc_cpu #(
         .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready)
     );
+    end else begin : g_events
+        assign trace_drop = 1'b0;
+        assign m_axis_tdata = {OUT_W{1'b0}};
+        assign m_axis_tkeep = {(OUT_W / 8){1'b0}};
+        assign m_axis_tlast = 1'b0;
+        assign m_axis_tvalid = 1'b0;
+        wire unused_stream = &{1'b0, m_axis_tready, trace_flush};
+    end
     assign retire = rvfi_valid;
 `else
 `ifndef __ICARUS__

@@ -153,7 +153,7 @@ want = collections.Counter(int(m.group(1)) for m in
                             for l in open(sys.argv[1])) if m)
 d = json.load(open(sys.argv[2]))
 names = {e["tid"]: e["args"]["name"] for e in d["traceEvents"]
-         if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] == 2}
+         if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] == 9}
 got = collections.Counter(names[e["tid"]] for e in d["traceEvents"]
                           if e.get("cat") == "sched" and e["ph"] == "X")
 exp = {"Linux CPU %d" % c: n for c, n in want.items()}
@@ -205,8 +205,8 @@ $T import-ftrace "$W/irq.ftrace" "$W/irq.txt" 2> "$W/irq.log"
 t irq_exits_reported grep -q '2 give their entry.s duration, 1 without an open entry' "$W/irq.log"
 $T export "$W/irq.txt" --perfetto "$W/irq.json" 2>/dev/null
 t irq_trace_event_format $CHECK "$W/irq.json" --events 5
-t irq_slice_to_exit grep -q '"name":"irq 24 eth0","cat":"irq","ph":"X","dur":3.000,"ts":12.000,"pid":2,"tid":1000001' "$W/irq.json"
-t softirq_slice_to_exit grep -q '"name":"softirq NET_RX","cat":"softirq","ph":"X","dur":20.000,"ts":10.000,"pid":2,"tid":1000002' "$W/irq.json"
+t irq_slice_to_exit grep -q '"name":"irq 24 eth0","cat":"irq","ph":"X","dur":3.000,"ts":12.000,"pid":9,"tid":1000001' "$W/irq.json"
+t softirq_slice_to_exit grep -q '"name":"softirq NET_RX","cat":"softirq","ph":"X","dur":20.000,"ts":10.000,"pid":9,"tid":1000002' "$W/irq.json"
 t irq_without_exit_instant grep -q '"name":"irq 7 timer","cat":"irq","ph":"i".*"end":"unknown' "$W/irq.json"
 t sched_slice_end_state grep -q '"name":"a 10","cat":"sched","ph":"X","dur":60.000,"ts":0.000.*"end_state":"D"' "$W/irq.json"
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Unit tests of the C model, release build and ASan+UBSan build; each exits
-# non-zero when a check fails, and so does this suite.
+# Unit tests of the C model (unit_model; unit_mp: streams of several CPUs),
+# release build and ASan+UBSan build; each exits non-zero when a check fails,
+# and so does this suite.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
-build/unit_model; rel=$?
-build/asan/unit_model | sed 's/^\(not \)\{0,1\}ok /&asan_/'; asan=$?
-build/unit_lines; lines=$?
-build/asan/unit_lines | sed 's/^\(not \)\{0,1\}ok /&asan_/'; alines=$?
-exit $(( rel || asan || lines || alines ))
+rc=0
+for u in unit_model unit_lines unit_mp; do
+  build/$u || rc=1
+  build/asan/$u | sed 's/^\(not \)\{0,1\}ok /&asan_/' || rc=1
+done
+exit $rc

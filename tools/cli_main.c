@@ -35,11 +35,11 @@ static const cli_cmd cmds[] = {
      "ftrace text -> OS records (text v1, or .trc by name)"},
     {"export", cmd_export, "IN", 1,
      B(PERFETTO) | B(CTF) | B(SYMS) | B(CONTEXT) | B(TICK) | B(ABSOLUTE) |
-         B(OS_COUNTERS) | B(THREAD_TYPE) | B(RAW) | B(PROGRESS) | OPT_PARAMS,
+         B(OS_COUNTERS) | B(THREAD_TYPE) | B(RAW) | B(CPU) | B(PROGRESS) | OPT_PARAMS,
      "a trace -> Perfetto JSON and/or CTF 1.8"},
     {"calltree", cmd_calltree, "IN", 1,
      B(SYMS) | B(MIN_FRACTION) | B(MODULES) | B(NO_MERGE) | B(DEPTH) |
-         B(CALLS) | B(UNIT) | B(TICK) | B(THREAD_TYPE) | B(RAW) | B(PROGRESS) |
+         B(CALLS) | B(UNIT) | B(TICK) | B(THREAD_TYPE) | B(RAW) | B(CPU) | B(PROGRESS) |
          OPT_PARAMS,
      "the call tree, \"name (self / total)\" by depth"},
 };

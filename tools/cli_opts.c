@@ -53,7 +53,8 @@ static const cli_opt opts[OPT__COUNT] = {
     [OPT_DEPTH] = {"--depth", "N", K_UINT, 1, U32, "print N levels"},
     [OPT_CALLS] = {"--calls", NULL, K_FLAG, 0, 0, "print call counts"},
     [OPT_UNIT] = {"--unit", "ticks|ns|us|ms", K_CHOICE, 0, 0, "time unit"},
-    [OPT_CPU] = {"--cpu", "LIST", K_STR, 0, 0, "only these CPUs (0,2-3)"},
+    [OPT_CPU] = {"--cpu", "LIST", K_STR, 0, 0,
+                 "only these CPUs (0,2-3): ftrace's, or a trace's of several"},
     [OPT_MAP] = {"--map", "EVENT=TYPE[:FIELD]|EVENT=none", K_STR, 0, 0,
                  "map an event (repeatable)"},
     [OPT_NO_DEFAULT_MAP] = {"--no-default-map", NULL, K_FLAG, 0, 0,
@@ -79,6 +80,8 @@ static const cli_opt opts[OPT__COUNT] = {
                         "stack modes: context table bits, 4..12 (9; stack2 12)"},
     [OPT_STACK_DEPTH] = {"--stack-depth", "N", K_UINT, 0, 255,
                          "stack modes: call stack depth, 1..64 (16)"},
+    [OPT_CPUS] = {"--cpus", "N", K_UINT, 1, TRC_CPU_MAX,
+                  "CPUs of the stream, 1..8 (1; docs/format.md 4.9)"},
 };
 
 static const char *const choices[][5] = {
@@ -193,6 +196,13 @@ static int params(cli_args *a)
     }
     if (cli_given(a, OPT_TABLE_BITS)) p.sk = (unsigned)a->num[OPT_TABLE_BITS];
     if (cli_given(a, OPT_STACK_DEPTH)) p.sd = (unsigned)a->num[OPT_STACK_DEPTH];
+    if (cli_given(a, OPT_CPUS)) p.cpus = (unsigned)a->num[OPT_CPUS];
+    if (p.cpus > 1 && (p.mode != TRC_MODE_PAPER || ((p.nt + 1u) & p.nt) == 0)) {
+        cli_error("%s: --cpus %u: streams of several CPUs are paper mode only, with "
+                  "an NT for which NT + 1 is not a power of two (docs/format.md 4.9)",
+                  a->cmd, p.cpus);
+        return 0;
+    }
     if (trc_params_check(&p) != TRC_OK) {
         cli_error("%s: format parameters out of range: NT 2..32, fid-bits "
                   "1..31, type-bits 3..16, value-bits 1..32, dict-bits 1..8 and "

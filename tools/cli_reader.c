@@ -129,7 +129,16 @@ cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
         cli_reader_close(rd);
         return NULL;
     }
-    if (rd->stream) {
+    if (rd->stream && trc_cpu_count(&rd->p) > 1) {
+        /* several CPUs: the multi-CPU decoder (large, so on the heap) */
+        rd->mdec = malloc(sizeof *rd->mdec);
+        if (!rd->mdec) {
+            cli_error("out of memory");
+            cli_reader_close(rd);
+            return NULL;
+        }
+        trc_mp_decoder_init(rd->mdec, &rd->p);
+    } else if (rd->stream) {
         trc_decoder_init(&rd->dec, &rd->p);
         rd->dec.v1 = rd->v1;
     }
@@ -161,7 +170,16 @@ static int next_text(cli_reader *rd, trc_record *r)
         rd->lineno++;
         int is_rec;
         size_t col;
-        trc_error e = trc_text_parse(&rd->p, s, len, r, &is_rec, &col);
+        trc_error e = trc_text_parse_ex(&rd->p, s, len, r, &rd->cpu, &is_rec, &col);
+        if (e == TRC_ERR_FIELD && trc_cpu_count(&rd->p) < TRC_CPU_MAX && s[col - 1] == '@') {
+            unsigned long long k = 0; /* the CPU number after the '@' */
+            for (size_t i = col; i < len && s[i] >= '0' && s[i] <= '9' && k < 1000000; i++)
+                k = k * 10 + (unsigned)(s[i] - '0');
+            cli_error("%s:%llu:%zu: CPU %llu is past the stream's %u: give --cpus %llu "
+                      "or more", rd->path, (unsigned long long)rd->lineno, col, k,
+                      trc_cpu_count(&rd->p), k + 1);
+            return -1;
+        }
         if (e != TRC_OK) {
             cli_error("%s:%llu:%zu: %s (%s)", rd->path,
                       (unsigned long long)rd->lineno, col, trc_error_text(e),
@@ -178,7 +196,8 @@ static int next_stream(cli_reader *rd, trc_record *r)
     while (rd->oi == rd->on) {
         if (rd->err || rd->done) {
             if (rd->err) {
-                uint64_t bit = trc_decoder_bit_offset(&rd->dec);
+                uint64_t bit = rd->mdec ? trc_mp_decoder_bit_offset(rd->mdec)
+                                        : trc_decoder_bit_offset(&rd->dec);
                 cli_error("%s: byte %llu, bit %u: %s (%s)", rd->path,
                           (unsigned long long)(rd->header + bit / 8u),
                           (unsigned)(bit % 8u), trc_error_text(rd->err),
@@ -192,9 +211,12 @@ static int next_stream(cli_reader *rd, trc_record *r)
         if (rd->read_err)
             return -1;
         size_t used;
-        trc_error e = trc_decode(&rd->dec, rd->buf + rd->bpos,
-                                 rd->blen - rd->bpos, &used, rd->out,
-                                 RD_OUT_RECS, &rd->on, rd->eof);
+        trc_error e = rd->mdec ? trc_mp_decode(rd->mdec, rd->buf + rd->bpos,
+                                               rd->blen - rd->bpos, &used, rd->out,
+                                               rd->out_cpu, RD_OUT_RECS, &rd->on, rd->eof)
+                               : trc_decode(&rd->dec, rd->buf + rd->bpos,
+                                            rd->blen - rd->bpos, &used, rd->out,
+                                            RD_OUT_RECS, &rd->on, rd->eof);
         rd->bpos += used;
         rd->oi = 0;
         if (e != TRC_OK)
@@ -202,6 +224,7 @@ static int next_stream(cli_reader *rd, trc_record *r)
         else if (rd->eof && rd->on < RD_OUT_RECS)
             rd->done = 1;
     }
+    rd->cpu = rd->mdec ? rd->out_cpu[rd->oi] : 0;
     *r = rd->out[rd->oi++];
     return 1;
 }
@@ -249,11 +272,65 @@ const trc_params *cli_reader_params(const cli_reader *rd)
     return &rd->p;
 }
 
+void cli_stats_add(trc_stats *t, const trc_stats *s)
+{
+    t->function += s->function;
+    t->os += s->os;
+    t->time_ext += s->time_ext;
+    t->end += s->end;
+    t->sync += s->sync;
+    t->lost += s->lost;
+    for (int f = 0; f < TRC_F__COUNT; f++) {
+        t->raw_bits[f] += s->raw_bits[f];
+        t->coded_bits[f] += s->coded_bits[f];
+    }
+    t->kind_bits += s->kind_bits;
+    t->pad_bits += s->pad_bits;
+    for (int d = 0; d < 3; d++) {
+        t->lookups[d] += s->lookups[d];
+        t->hits[d] += s->hits[d];
+    }
+    t->predicted += s->predicted;
+    t->top_exits += s->top_exits;
+    for (int k = 0; k < 4; k++)
+        t->delta_sym[k] += s->delta_sym[k];
+}
+
 const trc_stats *cli_reader_stats(const cli_reader *rd)
 {
     if (rd->framed)
         return &rd->sum;
+    if (rd->mdec) {
+        cli_reader *w = (cli_reader *)rd; /* the sum is a cache of the CPUs' */
+        memset(&w->mp_sum, 0, sizeof w->mp_sum);
+        for (unsigned k = 0; k < rd->mdec->ncpu; k++)
+            cli_stats_add(&w->mp_sum, &rd->mdec->cpu[k].st);
+        return &rd->mp_sum;
+    }
     return rd->stream ? &rd->dec.st : NULL;
+}
+
+const trc_stats *cli_reader_cpu_stats(const cli_reader *rd, unsigned cpu)
+{
+    if (!rd->mdec)
+        return cpu == 0 ? cli_reader_stats(rd) : NULL;
+    return cpu < rd->mdec->ncpu ? &rd->mdec->cpu[cpu].st : NULL;
+}
+
+uint64_t cli_reader_switches(const cli_reader *rd, unsigned *bits)
+{
+    *bits = trc_switch_bits(&rd->p);
+    return rd->mdec ? rd->mdec->switches : 0;
+}
+
+unsigned cli_reader_cpu(const cli_reader *rd)
+{
+    return rd->cpu;
+}
+
+unsigned cli_reader_cpus(const cli_reader *rd)
+{
+    return trc_cpu_count(&rd->p);
 }
 
 uint64_t cli_reader_stream_bytes(const cli_reader *rd)
@@ -288,6 +365,7 @@ void cli_reader_close(cli_reader *rd)
     }
     if (rd->f && rd->f != stdin)
         fclose(rd->f);
+    free(rd->mdec);
     free(rd->buf);
     free(rd);
 }

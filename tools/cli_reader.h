@@ -24,8 +24,12 @@ struct cli_reader {
     uint64_t lineno;
     trc_params p;
     trc_decoder dec;
+    trc_mp_decoder *mdec;    /* streams of several CPUs (p.cpus > 1) */
     trc_record out[RD_OUT_RECS];
+    uint8_t out_cpu[RD_OUT_RECS];
     size_t on, oi;
+    unsigned cpu;            /* the CPU of the record handed out last */
+    trc_stats mp_sum;        /* several CPUs: the figures of all of them */
     host_timebase tb;        /* from the leading comment lines of text */
     /* framed containers (cli_frames.c) */
     trc_frame_info fi;       /* the frame being handed out */

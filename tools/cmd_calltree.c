@@ -1,8 +1,9 @@
 /*
  * cmd_calltree.c - `trc calltree`: the calling-context tree of a trace with
  * self and total time per node, printed "name (self / total)" indented by
- * depth (seed paper 002), one tree per thread; the abstractions are in
- * calltree_tree.c. Unmatched exits, longjmp and recursion: docs/host-tools.md.
+ * depth (seed paper 002), one tree per thread, and per CPU for a trace of
+ * several CPUs (--cpu picks them); the abstractions are in calltree_tree.c.
+ * Unmatched exits, longjmp and recursion: docs/host-tools.md.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -75,16 +76,33 @@ static size_t root_of(host_pairs *hp)
     return (size_t)host_pairs_cur(hp)->user;
 }
 
-static int build(tree *t, host_pairs *hp, cli_reader *rd, uint32_t thread_type,
-                 counts *c, uint64_t *now)
+/* One CPU's pairing and time (each CPU has its own time line). */
+typedef struct {
+    host_pairs hp;
+    uint64_t now;
+    int used; /* it has records */
+} cpu_state;
+
+static int build(tree *t, cpu_state *cs, const unsigned char *ok, cli_reader *rd,
+                 uint32_t thread_type, counts *c)
 {
     trc_record r;
     int rr, is_new;
-    host_pairs_cur(hp)->user = node_new(t, NONE, ROOT_FN);
     while ((rr = cli_reader_next(rd, &r)) > 0) {
-        *now += r.delta;
         if ((++c->nrec & 0x3FFFFF) == 0)
             fprintf(stderr, "calltree: %" PRIu64 " records\n", c->nrec);
+        unsigned cpu = cli_reader_cpu(rd);
+        if (!ok[cpu])
+            continue;
+        host_pairs *hp = &cs[cpu].hp;
+        uint64_t *now = &cs[cpu].now;
+        if (!cs[cpu].used) {
+            if (host_pairs_init(hp))
+                return -1;
+            host_pairs_cur(hp)->user = node_new(t, NONE, ROOT_FN);
+            cs[cpu].used = 1;
+        }
+        *now += r.delta;
         host_thread *th = host_pairs_cur(hp);
         if (r.kind == TRC_ENTRY) {
             size_t parent = th->depth ? (size_t)th->st[th->depth - 1].tag
@@ -133,9 +151,9 @@ static void close_open(tree *t, host_pairs *hp, uint64_t now, counts *c)
     }
 }
 
-static void transform_and_print(tree *t, host_pairs *hp, const opts *o)
+/* (compute_self(t) first, once for all CPUs.) */
+static void transform_and_print(tree *t, host_pairs *hp, const opts *o, int cpu)
 {
-    compute_self(t);
     for (size_t k = 0; k < hp->nth; k++) {
         size_t root = (size_t)hp->th[k].user;
         if (o->method2)
@@ -146,6 +164,8 @@ static void transform_and_print(tree *t, host_pairs *hp, const opts *o)
             for (size_t j = 0; j < t->n[root].nkid; j++)
                 select_fraction(t, o, t->n[root].kid[j]);
     }
+    if (cpu >= 0)
+        printf("# cpu %d\n", cpu);
     for (size_t k = 0; k < hp->nth; k++) {
         size_t root = (size_t)hp->th[k].user;
         if (hp->nth > 1) {
@@ -188,27 +208,43 @@ int cmd_calltree(const cli_args *a)
     }
     tree t;
     memset(&t, 0, sizeof t);
-    host_pairs hp;
+    static cpu_state cs[TRC_CPU_MAX];
+    unsigned char ok[TRC_CPU_MAX];
+    unsigned ncpu = cli_reader_cpus(tr.rd);
+    memset(cs, 0, sizeof cs);
     counts c;
     memset(&c, 0, sizeof c);
-    uint64_t now = 0;
-    int rc = host_pairs_init(&hp) || build(&t, &hp, tr.rd, host_thread_type(a),
-                                            &c, &now);
+    size_t roots = 0;
+    int rc = host_cpus(a, ncpu, ok) || build(&t, cs, ok, tr.rd, host_thread_type(a), &c);
     if (!rc) {
-        close_open(&t, &hp, now, &c);
-        transform_and_print(&t, &hp, &o);
+        /* one tree per CPU (a heading each when the trace has several) */
+        for (unsigned k = 0; k < ncpu; k++)
+            if (cs[k].used)
+                close_open(&t, &cs[k].hp, cs[k].now, &c);
+        compute_self(&t);
+        for (unsigned k = 0; k < ncpu; k++) {
+            if (!cs[k].used)
+                continue;
+            transform_and_print(&t, &cs[k].hp, &o, ncpu > 1 ? (int)k : -1);
+            roots += cs[k].hp.nth;
+        }
         fflush(stdout);
         fprintf(stderr, "calltree: %" PRIu64 " records, %zu nodes, %" PRIu64
                 " exits without entry (ignored), %" PRIu64 " entries unwound by "
                 "a later exit, %" PRIu64 " open at the end, %" PRIu64 " lost\n",
-                c.nrec, t.nn - hp.nth, c.unmatched_exit, c.unwound,
+                c.nrec, t.nn - roots, c.unmatched_exit, c.unwound,
                 c.open_at_end, c.lost);
-        if (hp.too_deep)
+        uint64_t too_deep = 0;
+        for (unsigned k = 0; k < ncpu; k++)
+            too_deep += cs[k].hp.too_deep;
+        if (too_deep)
             fprintf(stderr, "calltree: %" PRIu64 " entries deeper than %d "
-                    "levels counted in their caller's time\n", hp.too_deep,
+                    "levels counted in their caller's time\n", too_deep,
                     HOST_MAX_DEPTH);
     }
-    host_pairs_free(&hp);
+    for (unsigned k = 0; k < ncpu; k++)
+        if (cs[k].used)
+            host_pairs_free(&cs[k].hp);
     tree_free(&t);
     modules_free(&o);
     host_trace_close(&tr);

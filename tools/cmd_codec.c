@@ -128,11 +128,15 @@ static int encode_all(cli_reader *rd, const cli_args *a, cli_out *o)
     int got;
     trc_error e = TRC_OK;
     while (e == TRC_OK && (got = cli_reader_next(rd, &r)) == 1)
-        e = trc_writer_put(&w, &r);
+        e = trc_writer_put_cpu(&w, cli_reader_cpu(rd), &r);
     if (e == TRC_OK && got == 0)
         e = trc_writer_finish(&w);
     if (e == TRC_ERR_IO)
         cli_error("%s: write error: %s", a->pos[1], strerror(errno));
+    else if (e == TRC_ERR_FIELD && cli_reader_cpu(rd) >= trc_cpu_count(&a->p))
+        cli_error("%s: record %llu is of CPU %u: give --cpus %u or more", a->pos[0],
+                  (unsigned long long)w.records + 1, cli_reader_cpu(rd),
+                  cli_reader_cpu(rd) + 1);
     else if (e != TRC_OK)
         cli_error("%s: record %llu does not fit the output's parameters: %s "
                   "(%s)", a->pos[0], (unsigned long long)w.records + 1,
@@ -157,6 +161,9 @@ int cmd_compress(const cli_args *a)
     if (cli_given(a, OPT_FRAME) && cli_given(a, OPT_SYNC_EVERY))
         return cli_reject(a, OPT_SYNC_EVERY, "means nothing with --frame (a "
                           "framed .trc cuts its own frames)");
+    if (cli_given(a, OPT_FRAME) && trc_cpu_count(&a->p) > 1)
+        return cli_reject(a, OPT_FRAME, "is not defined for several CPUs "
+                          "(docs/format.md 4.9)");
     /* Text is read with the output's parameters, so range errors name it. */
     const char *in = a->pos[0], *out = a->pos[1];
     cli_reader *rd = cli_reader_open(in, &a->p, 0);
@@ -198,7 +205,8 @@ int cmd_decompress(const cli_args *a)
     trc_record r;
     int got;
     while ((got = cli_reader_next(rd, &r)) == 1)
-        fwrite(line, 1, trc_text_format(&r, line), f);
+        fwrite(line, 1, trc_text_format_cpu(&r, cli_reader_cpu(rd), cli_reader_cpus(rd), line),
+               f);
     /* A damaged framed file is written in full, with L records at the gaps,
      * and exits 1; any other error discards the output. */
     int rc = got < 0 || cli_reader_damage(rd);
@@ -289,6 +297,9 @@ static int cut_frames(const cli_args *a, const uint8_t *s, size_t len, FILE *f)
  * container: a frame ends after each SYNC and at the end of the stream. */
 int cmd_frame(const cli_args *a)
 {
+    if (trc_cpu_count(&a->p) > 1)
+        return cli_reject(a, OPT_CPUS, "> 1: frames of several CPUs are not "
+                          "defined (docs/format.md 4.9)");
     FILE *in = cli_in_open(a->pos[0]);
     if (!in)
         return 1;

@@ -44,6 +44,11 @@ int src_next(trace *t, trc_record *r)
     return cli_reader_next(t->tr.rd, r);
 }
 
+unsigned src_cpu(const trace *t)
+{
+    return cli_reader_cpu(t->tr.rd);
+}
+
 /* Standard input cannot be read twice: it is copied to a temporary file. */
 static int spool_stdin(trace *t)
 {
@@ -89,7 +94,8 @@ static int add_thread(trace *t, size_t *cap, uint32_t id)
 }
 
 /* Pass 1: flags each record (matched pair, open at the end, else shown as an
- * instant) with the pairing shared with calltree (host_pairs.c). */
+ * instant) with the pairing shared with calltree (host_pairs.c), each CPU's
+ * records on their own (several CPUs). */
 static int add_unwound(trace *t, size_t *cap, uint64_t rec, uint64_t end)
 {
     if (t->nunw == *cap) {
@@ -120,15 +126,26 @@ uint64_t unwound_end_of(const trace *t, size_t *k, uint64_t i)
 
 static int pair(trace *t)
 {
-    host_pairs hp;
+    static host_pairs hps[TRC_CPU_MAX];
+    unsigned char used[TRC_CPU_MAX];
+    host_pairs *hpp;
+    uint64_t now[TRC_CPU_MAX] = {0}; /* each CPU's time line */
     size_t fcap = 0, thcap = 0, ucap = 0;
     int r = 0, is_new;
-    uint64_t now = 0;
     trc_record rec;
     cli_progress_phase("export pass 1 (pairing)");
-    if (host_pairs_init(&hp) || src_open(t) || add_thread(t, &thcap, 0))
+    memset(used, 0, sizeof used);
+    if (src_open(t) || add_thread(t, &thcap, 0))
+        goto fail;
+    t->ncpu = cli_reader_cpus(t->tr.rd);
+    if (host_cpus(t->a, t->ncpu, t->cpu_ok))
         goto fail;
     for (t->n = 0; (r = src_next(t, &rec)) > 0; t->n++) {
+        unsigned cpu = src_cpu(t);
+        if (!used[cpu] && host_pairs_init(&hps[cpu]))
+            goto fail;
+        used[cpu] = 1;
+        hpp = &hps[cpu];
         size_t i = t->n;
         if (i == fcap) {
             size_t nc = fcap ? 2 * fcap : 1 << 16;
@@ -139,16 +156,16 @@ static int pair(trace *t)
             fcap = nc;
         }
         t->flag[i] = 0;
-        now += rec.delta;
+        now[cpu] += rec.delta;
         if (rec.kind == TRC_ENTRY) {
-            int pushed = host_pairs_entry(&hp, rec.a, i, 0);
+            int pushed = host_pairs_entry(hpp, rec.a, i, 0);
             if (pushed < 0)
                 goto fail;
             if (!pushed)
                 t->flag[i] = F_DEEP;
         } else if (rec.kind == TRC_EXIT) {
-            long n = host_pairs_exit(&hp, rec.a);
-            host_thread *th = host_pairs_cur(&hp);
+            long n = host_pairs_exit(hpp, rec.a);
+            host_thread *th = host_pairs_cur(hpp);
             if (n < 0)
                 t->flag[i] = F_DEEP;
             if (n == 0)
@@ -161,33 +178,40 @@ static int pair(trace *t)
                 for (long k = 1; k < n; k++) {
                     uint64_t tag = th->st[th->depth + (size_t)k].tag;
                     t->flag[tag] = F_UNWOUND;
-                    if (add_unwound(t, &ucap, tag, now))
+                    if (add_unwound(t, &ucap, tag, now[cpu]))
                         goto oom;
                 }
             }
         } else if (rec.kind == TRC_OS && t->thread_type &&
                    rec.a == t->thread_type) {
-            if (host_pairs_thread(&hp, rec.b, &is_new) ||
+            if (host_pairs_thread(hpp, rec.b, &is_new) ||
                 (is_new && rec.b != 0 && add_thread(t, &thcap, rec.b)))
                 goto oom;
         }
     }
     if (r < 0)
         goto fail;
-    for (size_t k = 0; k < hp.nth; k++) {
-        for (size_t d = 0; d < hp.th[k].depth; d++)
-            t->flag[hp.th[k].st[d].tag] = F_OPEN;
-        t->open_end += hp.th[k].depth;
+    for (unsigned c = 0; c < TRC_CPU_MAX; c++) {
+        host_pairs *h = &hps[c];
+        if (!used[c])
+            continue;
+        for (size_t k = 0; k < h->nth; k++) {
+            for (size_t d = 0; d < h->th[k].depth; d++)
+                t->flag[h->th[k].st[d].tag] = F_OPEN;
+            t->open_end += h->th[k].depth;
+        }
+        t->too_deep += h->too_deep;
+        host_pairs_free(h);
     }
-    t->too_deep = hp.too_deep;
     if (t->nunw > 1)
         qsort(t->unw, t->nunw, sizeof *t->unw, by_rec);
-    host_pairs_free(&hp);
     return 0;
 oom:
     cli_error("export: out of memory");
 fail:
-    host_pairs_free(&hp);
+    for (unsigned c = 0; c < TRC_CPU_MAX; c++)
+        if (used[c])
+            host_pairs_free(&hps[c]);
     return -1;
 }
 

@@ -18,7 +18,7 @@ static double pct(uint64_t a, uint64_t b)
 }
 
 static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
-                        int json)
+                        int json, int open)
 {
     /* Stack mode streams code a delta symbol for every record. */
     int stack = s->delta_sym[0] + s->delta_sym[1] + s->delta_sym[2] +
@@ -67,7 +67,8 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
                    (unsigned long long)s->delta_sym[1],
                    (unsigned long long)s->delta_sym[2],
                    (unsigned long long)s->delta_sym[3]);
-        printf("}\n");
+        if (!open)
+            printf("}\n");
         return;
     }
     printf("%-22s %14s %14s %7s\n", "field", "raw bits", "coded bits",
@@ -115,19 +116,30 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
     }
 }
 
+/* Per CPU (several CPUs, docs/format.md 4.9): trace records and figures;
+ * the switch codes. */
+typedef struct {
+    unsigned n;
+    uint64_t trace[TRC_CPU_MAX];
+    trc_stats st[TRC_CPU_MAX];
+    uint64_t switches;
+    unsigned swbits;
+} cpu_figs;
+
 /* Figures of the stream that text input would compress to: the records go
- * through the encoder and straight back through a decoder. */
+ * through the (multi-CPU) encoder and straight back through a decoder. */
 static int stats_of_text(cli_reader *rd, const trc_params *p, trc_stats *st,
-                         uint64_t *bytes, uint64_t *trace)
+                         uint64_t *bytes, uint64_t *trace, cpu_figs *cf)
 {
-    static trc_encoder enc;
-    static trc_decoder dec;
+    static trc_mp_encoder enc;
+    static trc_mp_decoder dec;
     static trc_record out[CHUNK_RECS];
-    static uint8_t buf[OUT_BYTES + TRC_MAX_RECORD_BYTES];
+    static uint8_t ocpu[CHUNK_RECS];
+    static uint8_t buf[OUT_BYTES + TRC_MP_MIN_DST];
     size_t keep = 0; /* undecoded bytes at buf[0..keep) */
     int got = 1;
-    trc_encoder_init(&enc, p);
-    trc_decoder_init(&dec, p);
+    trc_mp_encoder_init(&enc, p);
+    trc_mp_decoder_init(&dec, p);
     *bytes = *trace = 0;
     while (got == 1) {
         trc_record r;
@@ -138,31 +150,89 @@ static int stats_of_text(cli_reader *rd, const trc_params *p, trc_stats *st,
         if (got == 1) {
             size_t done = 0;
             while (!done) {
-                trc_encode(&enc, &r, 1, &done, buf + keep, OUT_BYTES - keep,
-                           &len);
+                trc_mp_encode(&enc, cli_reader_cpu(rd), &r, 1, &done, buf + keep,
+                              OUT_BYTES - keep, &len);
                 keep += len;
                 *bytes += len;
                 if (!done || keep > OUT_BYTES / 2) {
-                    trc_decode(&dec, buf, keep, &used, out, CHUNK_RECS, &n, 0);
+                    trc_mp_decode(&dec, buf, keep, &used, out, ocpu, CHUNK_RECS, &n, 0);
+                    for (size_t i = 0; i < n; i++)
+                        cf->trace[ocpu[i]]++;
                     *trace += n;
                     memmove(buf, buf + used, keep - used);
                     keep -= used;
                 }
             }
         } else {
-            trc_encode_end(&enc, buf + keep, OUT_BYTES - keep, &len);
+            trc_mp_encode_end(&enc, buf + keep, OUT_BYTES - keep, &len);
             keep += len;
             *bytes += len;
             do {
-                trc_decode(&dec, buf, keep, &used, out, CHUNK_RECS, &n, 1);
+                trc_mp_decode(&dec, buf, keep, &used, out, ocpu, CHUNK_RECS, &n, 1);
+                for (size_t i = 0; i < n; i++)
+                    cf->trace[ocpu[i]]++;
                 *trace += n;
                 memmove(buf, buf + used, keep - used);
                 keep -= used;
             } while (n == CHUNK_RECS);
         }
     }
-    *st = dec.st;
+    memset(st, 0, sizeof *st);
+    for (unsigned k = 0; k < dec.ncpu; k++) {
+        cf->st[k] = dec.cpu[k].st;
+        cli_stats_add(st, &dec.cpu[k].st);
+    }
+    cf->switches = dec.switches;
     return 0;
+}
+
+/* The per-CPU table (several CPUs only): records, bits each CPU's records
+ * took (the switch codes apart), dictionary hit rates. */
+static void print_cpus(const cpu_figs *cf, uint64_t trace, int json)
+{
+    uint64_t swb = cf->switches * cf->swbits;
+    if (json) {
+        printf(",\n \"cpus\": %u, \"switches\": {\"codes\": %llu, \"bits\": %llu}, "
+               "\"per_cpu\": [", cf->n, (unsigned long long)cf->switches,
+               (unsigned long long)swb);
+        for (unsigned k = 0; k < cf->n; k++) {
+            const trc_stats *s = &cf->st[k];
+            uint64_t bits = s->kind_bits + s->pad_bits;
+            for (int f = 0; f < TRC_F__COUNT; f++)
+                bits += s->coded_bits[f];
+            printf("%s{\"cpu\": %u, \"trace\": %llu, \"function\": %llu, \"os\": %llu, "
+                   "\"time_ext\": %llu, \"end\": %llu, \"lost\": %llu, \"bits\": %llu, "
+                   "\"hits\": {\"function\": [%llu, %llu], \"type\": [%llu, %llu], "
+                   "\"value\": [%llu, %llu]}}",
+                   k ? ", " : "", k, (unsigned long long)cf->trace[k],
+                   (unsigned long long)s->function, (unsigned long long)s->os,
+                   (unsigned long long)s->time_ext, (unsigned long long)s->end,
+                   (unsigned long long)s->lost, (unsigned long long)bits,
+                   (unsigned long long)s->hits[0], (unsigned long long)s->lookups[0],
+                   (unsigned long long)s->hits[1], (unsigned long long)s->lookups[1],
+                   (unsigned long long)s->hits[2], (unsigned long long)s->lookups[2]);
+        }
+        printf("]");
+        return;
+    }
+    printf("cpus: %u; switch codes %llu (%u bits each, %llu bits, %.3f bits/record)\n",
+           cf->n, (unsigned long long)cf->switches, cf->swbits, (unsigned long long)swb,
+           trace ? (double)swb / (double)trace : 0.0);
+    printf("%-4s %12s %12s %10s %8s %12s %11s %7s %7s %7s\n", "cpu", "records", "function",
+           "os", "lost", "coded bits", "bits/record", "fn hit", "type", "value");
+    for (unsigned k = 0; k < cf->n; k++) {
+        const trc_stats *s = &cf->st[k];
+        uint64_t bits = s->kind_bits + s->pad_bits;
+        for (int f = 0; f < TRC_F__COUNT; f++)
+            bits += s->coded_bits[f];
+        printf("%-4u %12llu %12llu %10llu %8llu %12llu %11.3f %6.1f%% %6.1f%% %6.1f%%\n", k,
+               (unsigned long long)cf->trace[k], (unsigned long long)s->function,
+               (unsigned long long)s->os, (unsigned long long)s->lost,
+               (unsigned long long)bits,
+               cf->trace[k] ? (double)bits / (double)cf->trace[k] : 0.0,
+               pct(s->hits[0], s->lookups[0]), pct(s->hits[1], s->lookups[1]),
+               pct(s->hits[2], s->lookups[2]));
+    }
 }
 
 int cmd_stats(const cli_args *a)
@@ -171,21 +241,36 @@ int cmd_stats(const cli_args *a)
     if (!rd)
         return 1;
     trc_stats st;
+    static cpu_figs cf;
     uint64_t bytes = 0, trace = 0;
-    int rc;
+    int rc, json = cli_given(a, OPT_JSON);
+    memset(&cf, 0, sizeof cf);
+    cf.n = cli_reader_cpus(rd);
+    cf.swbits = trc_switch_bits(cli_reader_params(rd));
     if (cli_reader_is_stream(rd)) {
         trc_record r;
         int got;
-        while ((got = cli_reader_next(rd, &r)) == 1)
+        while ((got = cli_reader_next(rd, &r)) == 1) {
             trace++;
+            cf.trace[cli_reader_cpu(rd)]++;
+        }
         rc = got < 0;
         st = *cli_reader_stats(rd);
         bytes = cli_reader_stream_bytes(rd);
+        for (unsigned k = 0; k < cf.n && cf.n > 1; k++)
+            cf.st[k] = *cli_reader_cpu_stats(rd, k);
+        cf.switches = cli_reader_switches(rd, &cf.swbits);
     } else {
-        rc = stats_of_text(rd, cli_reader_params(rd), &st, &bytes, &trace);
+        rc = stats_of_text(rd, cli_reader_params(rd), &st, &bytes, &trace, &cf);
     }
-    if (rc == 0)
-        print_stats(&st, bytes, trace, cli_given(a, OPT_JSON));
+    if (rc == 0) {
+        print_stats(&st, bytes, trace, json, cf.n > 1);
+        if (cf.n > 1) {
+            print_cpus(&cf, trace, json);
+            if (json)
+                printf("}\n");
+        }
+    }
     cli_reader_close(rd);
     return rc;
 }

@@ -69,4 +69,10 @@ echo "-- its call tree, names from the firmware's ELF (build/soc/fw/fw.sym), clo
 build/trc calltree $OUT/soc/trace.txt --syms build/soc/fw/fw.sym --calls --depth 2 \
   --min-fraction 0.01
 
+step "10. two CPUs (docs/soc.md, \"Several CPUs\"): two PicoRV32s contend for a shared lock, traced into one stream by trc_mpcore; per-CPU call trees and the global markers, one per lock taken, at one time in both CPUs' traces"
+make -s mpsoc-deps
+soc/mp_run.sh 2 $OUT/mp --show
+echo "-- per CPU figures of the stream:"
+build/trc stats --raw --cpus 2 $OUT/mp/stream.bin | sed -n '/^cpus:/,$p'
+
 printf '\ndemo done in %d s\n' $(( $(date +%s) - t0 ))

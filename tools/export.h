@@ -37,12 +37,16 @@ typedef struct {
     size_t nunw;
     char *ctx_path;  /* the OS context table, NULL when there is none */
     uint64_t ctx_records; /* OS records it described (pass 2) */
+    unsigned ncpu;   /* CPUs of the trace (docs/format.md 4.9) */
+    unsigned char cpu_ok[TRC_CPU_MAX]; /* --cpu: the CPUs exported */
 } trace;
 
 /* (Re)opens the trace for a pass. 0 ok, -1 error (message printed). */
 int src_open(trace *t);
 /* 1 record, 0 end, -1 error (message printed). */
 int src_next(trace *t, trc_record *r);
+/* The CPU of the record src_next() gave last. */
+unsigned src_cpu(const trace *t);
 
 int export_json(trace *t, const char *out);
 int export_ctf(trace *t, const char *dir);

@@ -1,7 +1,9 @@
 /*
  * export_ctf.c - `trc export --ctf DIR`: CTF 1.8 (DIR/metadata, DIR/stream_0
  * in little-endian packets of up to 1 MiB) that babeltrace2 reads; every
- * trace record is one event (docs/host-tools.md).
+ * trace record is one event (docs/host-tools.md). A trace of several CPUs
+ * gets one stream file per CPU, DIR/stream_K, whose packets say their CPU
+ * (packet.context cpu_id), as LTTng writes per-CPU streams.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,6 +26,7 @@ typedef struct {
     size_t len;
     uint64_t ts_begin, ts_end;
     int empty;
+    int cpu; /* the packets' cpu_id, or -1 (one CPU: no such field) */
 } ctf_pkt;
 
 static void put_le(uint8_t *p, uint64_t v, int n)
@@ -36,15 +39,18 @@ static int pkt_flush(ctf_pkt *k)
 {
     if (k->empty)
         return 0;
-    uint8_t h[PKT_HDR + PKT_CTX];
-    uint64_t bits = (uint64_t)(PKT_HDR + PKT_CTX + k->len) * 8;
+    uint8_t h[PKT_HDR + PKT_CTX + 4];
+    size_t hn = PKT_HDR + PKT_CTX + (k->cpu >= 0 ? 4 : 0);
+    uint64_t bits = (uint64_t)(hn + k->len) * 8;
     put_le(h, CTF_MAGIC, 4);
     put_le(h + 4, 0, 4);
     put_le(h + 8, k->ts_begin, 8);
     put_le(h + 16, k->ts_end, 8);
     put_le(h + 24, bits, 8);
     put_le(h + 32, bits, 8);
-    if (fwrite(h, 1, sizeof h, k->f) != sizeof h ||
+    if (k->cpu >= 0)
+        put_le(h + 40, (uint64_t)k->cpu, 4);
+    if (fwrite(h, 1, hn, k->f) != hn ||
         fwrite(k->buf, 1, k->len, k->f) != k->len)
         return -1;
     k->len = 0;
@@ -173,7 +179,7 @@ static void write_metadata(trace *t, FILE *m)
         "map = clock.monotonic.value; } := uint64_clock_t;\n\n"
         "stream {\n\tid = 0;\n\tpacket.context := struct {\n"
         "\t\tuint64_clock_t timestamp_begin;\n\t\tuint64_clock_t timestamp_end;\n"
-        "\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n\t};\n"
+        "\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n%s\t};\n"
         "\tevent.header := struct {\n\t\tuint32_t id;\n"
         "\t\tuint64_clock_t timestamp;\n\t};\n"
         "\t/* cpu_id: the Linux CPU of an OS event from an ftrace import (its\n"
@@ -196,7 +202,8 @@ static void write_metadata(trace *t, FILE *m)
         "\t\tstring type_name;\n\t};\n};\n\n"
         "event {\n\tname = \"lost\";\n\tid = 3;\n\tstream_id = 0;\n"
         "\tfields := struct {\n\t\tuint32_t count;\n\t};\n};\n",
-        t->tr.tick_ns, t0 / 1000000000u, t0 % 1000000000u);
+        t->tr.tick_ns, t0 / 1000000000u, t0 % 1000000000u,
+        t->ncpu > 1 ? "\t\tuint32_t cpu_id;\n" : "");
     for (size_t c = 0; c < N_OS_CLASSES; c++) {
         fprintf(m, "\nevent {\n\tname = \"%s\";\n\tid = %zu;\n\tstream_id = 0;\n"
                 "\tfields := struct {\n\t\tuint32_t type;\n\t\tuint32_t value;\n",
@@ -233,34 +240,52 @@ static int os_with_context(ev_buf *e, uint64_t ts, uint32_t thread,
     return 0;
 }
 
-/* The events of pass 2 into stream_0's packets. */
-static int write_stream(trace *t, FILE *f)
+/* The events of pass 2 into the packets of stream_K, K the record's CPU (0
+ * for a trace of one CPU), each CPU on its own time line. */
+static int write_stream(trace *t, FILE *const *f)
 {
-    ctf_pkt k = {f, malloc(PKT_MAX), 0, 0, 0, 1};
+    static ctf_pkt ks[TRC_CPU_MAX];
     static ev_buf e;
     osctx cx;
-    if (!k.buf) {
-        cli_error("out of memory");
+    int rc = 0, rr = 0;
+    for (unsigned c = 0; c < t->ncpu; c++) {
+        ctf_pkt z = {f[c], NULL, 0, 0, 0, 1, t->ncpu > 1 ? (int)c : -1};
+        ks[c] = z;
+        if (f[c] && !(ks[c].buf = malloc(PKT_MAX))) {
+            cli_error("out of memory");
+            rc = -1;
+        }
+    }
+    if (rc || osctx_open(&cx, t->ctx_path)) {
+        for (unsigned c = 0; c < t->ncpu; c++)
+            free(ks[c].buf);
         return -1;
     }
-    if (osctx_open(&cx, t->ctx_path)) {
-        free(k.buf);
-        return -1;
-    }
-    uint32_t thread = 0;
-    int64_t tid = host_symmap_tid(t->tr.sym, 0) ? host_symmap_tid(t->tr.sym, 0) : -1;
-    uint64_t now = 0, addr;
+    /* per CPU: its thread now, that thread's Linux tid, its time line */
+    uint32_t threads[TRC_CPU_MAX] = {0};
+    int64_t tid0 = host_symmap_tid(t->tr.sym, 0) ? host_symmap_tid(t->tr.sym, 0) : -1;
+    int64_t tids[TRC_CPU_MAX];
+    uint64_t nows[TRC_CPU_MAX] = {0}, addr;
+    for (unsigned c = 0; c < TRC_CPU_MAX; c++)
+        tids[c] = tid0;
     cli_progress_phase("export --ctf");
-    int rc = src_open(t), rr = 0;
+    rc = src_open(t);
     char buf[24];
     trc_record rec;
     const trc_record *r = &rec;
     for (size_t i = 0; i < t->n && !rc && (rr = src_next(t, &rec)) > 0; i++) {
-        now += r->delta;
-        uint64_t ts = now * t->tr.tick_ns;
-        uint8_t fl = t->flag[i];
+        unsigned cpu = src_cpu(t);
         osctx_entry x;
         int c;
+        if (!t->cpu_ok[cpu]) { /* not exported; the context table still moves */
+            if (r->kind == TRC_OS && osctx_at(&cx, i, r, &x) < 0)
+                rc = -1;
+            continue;
+        }
+        uint32_t thread = threads[cpu];
+        int64_t tid = tids[cpu];
+        uint64_t ts = (nows[cpu] += r->delta) * t->tr.tick_ns;
+        uint8_t fl = t->flag[i];
         switch (r->kind) {
         case TRC_ENTRY:
         case TRC_EXIT:
@@ -284,9 +309,9 @@ static int write_stream(trace *t, FILE *f)
                 eb_str(&e, host_os_name(r->a, buf));
             }
             if (t->thread_type && r->a == t->thread_type) {
-                thread = r->b;
-                long lt = host_symmap_tid(t->tr.sym, thread);
-                tid = lt ? lt : -1;
+                threads[cpu] = r->b;
+                long lt = host_symmap_tid(t->tr.sym, r->b);
+                tids[cpu] = lt ? lt : -1;
             }
             break;
         default:
@@ -294,16 +319,18 @@ static int write_stream(trace *t, FILE *f)
             eb_int(&e, r->a, 4);
             break;
         }
-        rc = pkt_event(&k, ts, &e);
+        rc = pkt_event(&ks[cpu], ts, &e);
     }
     if (rr < 0)
         rc = -1;
     if (!rc)
         rc = osctx_finish(&cx, t->n);
-    if (!rc)
-        rc = pkt_flush(&k);
+    for (unsigned c = 0; c < t->ncpu; c++) {
+        if (!rc && ks[c].buf)
+            rc = pkt_flush(&ks[c]);
+        free(ks[c].buf);
+    }
     osctx_close(&cx);
-    free(k.buf);
     return rc;
 }
 
@@ -322,17 +349,29 @@ int export_ctf(trace *t, const char *dir)
     } else {
         made = 1;
     }
+    /* metadata and one stream file per CPU exported */
     cli_out *m = ctf_file(t, dir, "metadata");
-    cli_out *s = m ? ctf_file(t, dir, "stream_0") : NULL;
-    int rc = s ? 0 : -1;
+    cli_out *s[TRC_CPU_MAX] = {NULL};
+    FILE *sf[TRC_CPU_MAX] = {NULL};
+    int rc = m ? 0 : -1;
+    for (unsigned c = 0; c < t->ncpu && !rc; c++) {
+        char name[32];
+        if (!t->cpu_ok[c])
+            continue;
+        snprintf(name, sizeof name, "stream_%u", c);
+        s[c] = ctf_file(t, dir, name);
+        rc = s[c] ? 0 : -1;
+        sf[c] = s[c] ? cli_out_file(s[c]) : NULL;
+    }
     if (!rc) {
         write_metadata(t, cli_out_file(m));
-        rc = write_stream(t, cli_out_file(s));
+        rc = write_stream(t, sf);
     }
-    /* both files or neither */
-    if (cli_out_close(s, rc == 0))
-        rc = -1;
-    if (cli_out_close(m, rc == 0))
+    /* all files or none */
+    for (unsigned c = 0; c < t->ncpu; c++)
+        if (s[c] && cli_out_close(s[c], rc == 0))
+            rc = -1;
+    if (m && cli_out_close(m, rc == 0))
         rc = -1;
     if (rc && made)
         rmdir(dir); /* ours, and empty again */

@@ -1,7 +1,9 @@
 /*
  * export_json.c - `trc export --perfetto`: Chrome/Perfetto trace-event JSON
  * (B/E slices, OS records as instant or counter events); every trace record
- * becomes exactly one event (docs/host-tools.md).
+ * becomes exactly one event (docs/host-tools.md). A trace of several CPUs
+ * has one process per CPU (pid = CPU + 1), each with its threads' tracks and
+ * its OS records track, on its own time line (docs/format.md 4.9).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -117,8 +119,8 @@ static void fn_args(jbuf *f, const host_symmap *sym, uint32_t id,
  * (it ends at the exit that unwound it), B for one open at the end, an
  * instant for the rest. */
 static void fn_event(trace *t, jbuf *f, const trc_record *r, uint8_t fl,
-                     unsigned __int128 ns, uint32_t tid, uint64_t now,
-                     size_t *uk, size_t i)
+                     unsigned __int128 ns, unsigned pid, uint32_t tid,
+                     uint64_t now, size_t *uk, size_t i)
 {
     char buf[24];
     const char *name = host_fn_name(t->tr.sym, r->a, buf);
@@ -139,7 +141,9 @@ static void fn_event(trace *t, jbuf *f, const trc_record *r, uint8_t fl,
     }
     jputs(",\"ts\":", f);
     json_ts(f, ns);
-    jputs(",\"pid\":1,\"tid\":", f);
+    jputs(",\"pid\":", f);
+    put_u64(f, pid);
+    jputs(",\"tid\":", f);
     put_u64(f, tid);
     if (r->kind == TRC_EXIT && (fl & F_MATCH)) { /* the common case, short */
         jwrite(f, "}", 1);
@@ -157,7 +161,7 @@ static void fn_event(trace *t, jbuf *f, const trc_record *r, uint8_t fl,
 }
 
 static void os_event(trace *t, jbuf *f, const trc_record *r,
-                     unsigned __int128 ns, int counters)
+                     unsigned __int128 ns, unsigned pid, int counters)
 {
     char buf[24];
     int thread = t->thread_type && r->a == t->thread_type;
@@ -170,11 +174,11 @@ static void os_event(trace *t, jbuf *f, const trc_record *r,
     jprintf(f, ",\"ts\":");
     json_ts(f, ns);
     if (counters && !thread) /* one series per counter track: the value only */
-        jprintf(f, ",\"pid\":1,\"tid\":%u,\"args\":{\"value\":%" PRIu32 "}}",
-                OS_TID, r->b);
+        jprintf(f, ",\"pid\":%u,\"tid\":%u,\"args\":{\"value\":%" PRIu32 "}}",
+                pid, OS_TID, r->b);
     else
-        jprintf(f, ",\"pid\":1,\"tid\":%u,\"args\":{\"value\":%" PRIu32
-                ",\"type\":%" PRIu32 "}}", OS_TID, r->b, r->a);
+        jprintf(f, ",\"pid\":%u,\"tid\":%u,\"args\":{\"value\":%" PRIu32
+                ",\"type\":%" PRIu32 "}}", pid, OS_TID, r->b, r->a);
 }
 
 int export_json(trace *t, const char *out)
@@ -208,13 +212,25 @@ int export_json(trace *t, const char *out)
             tick_ns, t->t0_known ? t->t0_ns : 0, t->n, t->unmatched_exit,
             t->unwound, t->open_end,
             t->tr.tick_assumed ? ",\"tick_assumed\":true" : "");
-    jprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
-            "\"args\":{\"name\":");
-    json_str(f, t->in);
-    jprintf(f, "}},\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
-            "\"args\":{\"name\":\"OS records\"}}", OS_TID);
-    uint32_t tid = 0;
-    uint64_t now = 0;
+    /* one process per CPU (pid = CPU + 1), each with its OS records track */
+    for (unsigned c = 0, first = 1; c < t->ncpu; c++) {
+        if (!t->cpu_ok[c])
+            continue;
+        char pname[4096];
+        if (t->ncpu > 1)
+            snprintf(pname, sizeof pname, "%s: CPU %u", t->in, c);
+        else
+            snprintf(pname, sizeof pname, "%s", t->in);
+        jprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
+                "\"args\":{\"name\":", first ? "" : ",\n", c + 1);
+        first = 0;
+        json_str(f, pname);
+        jprintf(f, "}},\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,"
+                "\"args\":{\"name\":\"OS records\"}}", c + 1, OS_TID);
+    }
+    /* per CPU: its thread now, its time line */
+    uint32_t tids_now[TRC_CPU_MAX] = {0};
+    uint64_t nows[TRC_CPU_MAX] = {0}, now = 0;
     long *tids = calloc(t->nthread ? t->nthread : 1, sizeof *tids);
     for (size_t k = 0; tids && k < t->nthread; k++)
         tids[k] = host_symmap_tid(sym, t->thread[k]);
@@ -232,7 +248,15 @@ int export_json(trace *t, const char *out)
     size_t uk = 0;
     t->ctx_records = 0;
     for (size_t i = 0; !bad && i < t->n && (rr = src_next(t, &rec)) > 0; i++) {
-        now += r->delta;
+        unsigned cpu = src_cpu(t), pid = cpu + 1;
+        if (!t->cpu_ok[cpu]) { /* not exported; the context table still moves */
+            osctx_entry e;
+            if (r->kind == TRC_OS && osctx_at(&cx, i, r, &e) < 0)
+                bad = 1;
+            continue;
+        }
+        uint32_t tid = tids_now[cpu];
+        now = nows[cpu] += r->delta;
         unsigned __int128 ns = base + (unsigned __int128)now * tick_ns;
         if (r->kind == TRC_OS) {
             osctx_entry e;
@@ -243,37 +267,41 @@ int export_json(trace *t, const char *out)
                 bad = 1;
             } else {
                 jputs(",\n{", f);
-                os_event(t, f, r, ns, counters);
+                os_event(t, f, r, ns, pid, counters);
             }
             if (t->thread_type && r->a == t->thread_type)
-                tid = r->b;
+                tids_now[cpu] = r->b;
         } else if (r->kind == TRC_ENTRY || r->kind == TRC_EXIT) {
             jputs(",\n{", f);
-            fn_event(t, f, r, t->flag[i], ns, tid, now, &uk, i);
+            fn_event(t, f, r, t->flag[i], ns, pid, tid, now, &uk, i);
         } else {
             jputs(",\n{", f);
             jprintf(f, "\"name\":\"lost %" PRIu32 " records\",\"cat\":\"lost\","
                     "\"ph\":\"i\",\"s\":\"g\",\"ts\":", r->a);
             json_ts(f, ns);
-            jprintf(f, ",\"pid\":1,\"tid\":%" PRIu32 ",\"args\":{\"count\":%"
-                    PRIu32 "}}", tid, r->a);
+            jprintf(f, ",\"pid\":%u,\"tid\":%" PRIu32 ",\"args\":{\"count\":%"
+                    PRIu32 "}}", pid, tid, r->a);
         }
     }
     if (!bad && rr >= 0 && osctx_finish(&cx, t->n))
         bad = 1;
     os_tracks_finish(ot, f, base + (unsigned __int128)now * tick_ns);
     /* the capture's threads, named by the OS context's comm when it has one */
-    for (size_t k = 0; k < t->nthread; k++) {
-        uint32_t th = t->thread[k];
-        const char *comm = os_tracks_comm(ot, tids[k]);
-        jprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%"
-                PRIu32 ",\"args\":{\"name\":", th);
+    for (size_t k = 0; k < t->nthread * t->ncpu; k++) {
+        unsigned c = (unsigned)(k / t->nthread);
+        uint32_t th = t->thread[k % t->nthread];
+        const char *comm = os_tracks_comm(ot, tids[k % t->nthread]);
+        if (!t->cpu_ok[c])
+            continue;
+        jprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%"
+                PRIu32 ",\"args\":{\"name\":", c + 1, th);
         char name[160];
         if (comm)
             snprintf(name, sizeof name, "%s (thread %" PRIu32 ", tid %ld)", comm,
-                     th, tids[k]);
-        else if (tids[k])
-            snprintf(name, sizeof name, "thread %" PRIu32 " (tid %ld)", th, tids[k]);
+                     th, tids[k % t->nthread]);
+        else if (tids[k % t->nthread])
+            snprintf(name, sizeof name, "thread %" PRIu32 " (tid %ld)", th,
+                     tids[k % t->nthread]);
         else
             snprintf(name, sizeof name, "thread %" PRIu32, th);
         json_str(f, name);

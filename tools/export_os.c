@@ -20,7 +20,8 @@
 
 #include "export.h"
 
-#define OS_PID 2                  /* the JSON process of the CPU tracks */
+#define OS_PID (TRC_CPU_MAX + 1)  /* the JSON process of the CPU tracks: after
+                                     the trace's CPUs (pid = CPU + 1) */
 #define CPU_TID(c, k) (1000000u + 4u * (unsigned)(c) + (unsigned)(k)) /* k: 0 sched, 1 irq, 2 softirq */
 #define MAX_CPU 4096
 

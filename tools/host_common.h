@@ -135,6 +135,12 @@ int host_writer_put(host_writer *w, const trc_record *r);
 /* keep: finish and rename into place; 0: discard. 0 ok, -1 on error. */
 int host_writer_close(host_writer *w, int keep);
 
+/* ---- CPUs (several CPUs, docs/format.md 4.9) -------------------------------
+ * The CPUs of --cpu LIST ("0,2-3") of a trace of ncpu CPUs, ok[k] = 1 for
+ * each; all of them without --cpu. 0 ok, -1 bad list or a CPU past the
+ * trace's (message printed). */
+int host_cpus(const cli_args *a, unsigned ncpu, unsigned char ok[TRC_CPU_MAX]);
+
 /* ---- Small helpers -------------------------------------------------------- */
 /* Parses an unsigned decimal, or 0x-hex, 64-bit number; 0 ok, -1 bad. */
 int host_parse_u64(const char *s, uint64_t *v);

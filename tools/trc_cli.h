@@ -28,14 +28,14 @@ enum {
     OPT_MERGE_T0, OPT_CLIP, OPT_CONTEXT, OPT_PROGRESS,
     /* the format parameters (docs/format.md 2) */
     OPT_NT, OPT_FID_BITS, OPT_TYPE_BITS, OPT_VALUE_BITS, OPT_DICT_BITS,
-    OPT_MODE, OPT_TABLE_BITS, OPT_STACK_DEPTH,
+    OPT_MODE, OPT_TABLE_BITS, OPT_STACK_DEPTH, OPT_CPUS,
     OPT__COUNT
 };
 #define OPT_BIT(id) (UINT64_C(1) << (id))
 #define OPT_PARAMS                                                            \
     (OPT_BIT(OPT_NT) | OPT_BIT(OPT_FID_BITS) | OPT_BIT(OPT_TYPE_BITS) |       \
      OPT_BIT(OPT_VALUE_BITS) | OPT_BIT(OPT_DICT_BITS) | OPT_BIT(OPT_MODE) |   \
-     OPT_BIT(OPT_TABLE_BITS) | OPT_BIT(OPT_STACK_DEPTH))
+     OPT_BIT(OPT_TABLE_BITS) | OPT_BIT(OPT_STACK_DEPTH) | OPT_BIT(OPT_CPUS))
 #define CLI_MAX_MAPS 64
 
 /* The parsed command line of one subcommand. */
@@ -174,8 +174,19 @@ cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
 int cli_reader_next(cli_reader *rd, trc_record *r);
 /* Parameters in force (after open: the container's for a .trc). */
 const trc_params *cli_reader_params(const cli_reader *rd);
-/* Decoder figures so far (all good frames of a framed file), NULL for text. */
+/* Decoder figures so far (all good frames of a framed file; all CPUs added
+ * up), NULL for text. */
 const trc_stats *cli_reader_stats(const cli_reader *rd);
+/* Several CPUs (docs/format.md 4.8): the CPUs of the trace, the CPU of the
+ * record cli_reader_next() handed out last (0 with one), one CPU's decoder
+ * figures (NULL for text or past the count), and the switch codes read so
+ * far (*bits: the bits of one). */
+unsigned cli_reader_cpus(const cli_reader *rd);
+unsigned cli_reader_cpu(const cli_reader *rd);
+const trc_stats *cli_reader_cpu_stats(const cli_reader *rd, unsigned cpu);
+uint64_t cli_reader_switches(const cli_reader *rd, unsigned *bits);
+/* Adds the figures of s to t (the sum over CPUs). */
+void cli_stats_add(trc_stats *t, const trc_stats *s);
 /* Stream bytes read so far (container and frame headers excluded). */
 uint64_t cli_reader_stream_bytes(const cli_reader *rd);
 /* Framed containers: start at frame k (earlier frames are skipped on

@@ -375,3 +375,14 @@ def test_crafted_frame_size_is_bounded(tmp_path):
     finally:
         tracemalloc.stop()
     assert peak < 8 << 20
+
+
+def test_several_cpus_refused(cli, tmp_path):
+    # a trace of several CPUs (container version 3, docs/format.md 4.9) is
+    # not read as if it were one CPU's: a clear error, naming the file
+    p = write(tmp_path, "mp.txt", b"0 E 1 @0\n3 E 2 @1\n4 X 2 @1\n5 X 1 @0\n")
+    t = tmp_path / "mp.trc"
+    cli("compress", "--cpus", "2", p, t)
+    with pytest.raises(trc.TrcError, match="several CPUs") as ei:
+        trc.read_array(t)
+    assert ei.value.path == str(t)

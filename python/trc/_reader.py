@@ -302,6 +302,11 @@ class Reader:
             mode = ffi.new("unsigned *")
             flags = ffi.new("unsigned *")
             e = lib.trc_header_read_ex(head, len(head), cp, mode, flags)
+            if e == lib.TRC_OK and lib.trc_header_version(head) == 3:
+                # several CPUs (docs/format.md 4.9): not read here yet
+                raise TrcError("%s: a trace of several CPUs (container version 3); "
+                               "this package reads one CPU only: use trc decompress"
+                               % self.name, path=self.name, byte=4, code="TRC_ERR_VERSION")
             if e == lib.TRC_OK:
                 # version 1 streams allow no long-gap TIME_EXT values
                 self._v1 = lib.trc_header_version(head) == 1

@@ -53,6 +53,9 @@ COUNTED static void irq_work(uint32_t tick)
         TRC_STIM(FW_OS_TICK, tick);
         n_tick_stim++;
     }
+#ifdef FW_MP /* the multi-CPU firmware (soc/fw/mp.c): the shared lock */
+    fw_mp_tick(tick);
+#endif
 }
 
 void fw_irq(uint32_t pending)
@@ -343,5 +346,8 @@ int main(void)
     printf("count os:2 %lu\n", (unsigned long)n_mark_stim);
     printf("count os:3 %lu\n", (unsigned long)n_tick_stim);
     printf("irq acc %08lx\n", (unsigned long)irq_acc);
+#ifdef FW_MP
+    fw_mp_report();
+#endif
     exit(0); /* picolibc's crt0 does not call exit after main */
 }

@@ -21,5 +21,8 @@
 #define FW_OS_TICK   3  /* timer tick seen by the handler: value = tick count */
 
 uint32_t fw_maskirq(uint32_t mask);
+/* The multi-CPU firmware (soc/fw/mp.c; main.c built with FW_MP calls them). */
+void fw_mp_tick(uint32_t tick);
+void fw_mp_report(void);
 
 #endif

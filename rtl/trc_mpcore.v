@@ -1,0 +1,298 @@
+// trc_mpcore: trace compressor for NCPU processors (seed 004, MUSTARD-POT):
+// one time-stamper and input FIFO per CPU on one time base, trc_mpenc's
+// arbiter and banked coder, one stream out (docs/format.md 4.9). Besides
+// the events: a global marker written into every CPU's trace in the same
+// clock, and tracing started and stopped for one CPU or all, by any CPU
+// (an event of a control type on its port: trc_rvfi's stimulus store) or
+// by external pins. A stop writes END after the CPU's last record, so what
+// was accepted leaves the core. Ports, rules and timing: docs/rtl.md.
+// Parameters:
+//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W - as in trc_enc
+//   NCPU      - CPUs, 1..8
+//   BURST     - trc_mpenc's: records in a row from one CPU at most
+//   PRESCALE, FIFO_AW, DT_W - as in trc_core, per CPU (one prescaler phase:
+//               every CPU's time counts from the same reset)
+//   STIM      - 1: an OS event of type MARK_TYPE or CTL_TYPE on any port is
+//               a request (marker, control), not a record; 0: events only
+//   MARK_TYPE - OS type of markers (default 2^TYPE_W-9, trc_rvfi's highest
+//               stimulus port); the marker records carry it
+//   CTL_TYPE  - OS type of control words (default 2^TYPE_W-10): value bit 0
+//               start (1) / stop (0), bit 1 all CPUs, bits 2.. the CPU
+//   START     - 1: every CPU traces from reset; 0: none until a start
+//   MARK_WAIT - clocks a marker or control record waits for a clock in which
+//               no CPU it goes to has an event of its own (then it takes
+//               the clock and such an event is lost, counted), 0..255
+//   INFO_W    - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
+`default_nettype none
+`include "trc_format.vh"
+
+module trc_mpcore #(
+    parameter NT        = 23,
+    parameter FID_W     = 15,
+    parameter TYPE_W    = 7,
+    parameter VAL_W     = 16,
+    parameter ND_F      = 3,
+    parameter ND_T      = 3,
+    parameter ND_V      = 3,
+    parameter OUT_W     = 64,
+    parameter NCPU      = 2,
+    parameter BURST     = 16,
+    parameter PRESCALE  = 1,
+    parameter FIFO_AW   = 4,
+    parameter DT_W      = 48,
+    parameter STIM      = 1,
+    parameter MARK_TYPE = (1 << TYPE_W) - 9,
+    parameter CTL_TYPE  = (1 << TYPE_W) - 10,
+    parameter START     = 1,
+    parameter MARK_WAIT = 32,
+    parameter INFO_W    = `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
+) (
+    input  wire                   clk,
+    input  wire                   rst,
+    // ---- events, CPU k at bit k and [k*INFO_W +: INFO_W] (never stalled)
+    input  wire [NCPU-1:0]        ev_valid,
+    input  wire [NCPU-1:0]        ev_os,     // 0 function, 1 OS info
+    input  wire [NCPU*INFO_W-1:0] ev_info,   // layout as trc_enc's info field
+    input  wire                   flush,     // pulse: END on every CPU
+    output wire [NCPU-1:0]        drop,      // an event of CPU k was lost (counted)
+    // ---- global controls, pulses from pins
+    input  wire                   mark,      // a marker into every CPU's trace
+    input  wire [VAL_W-1:0]       mark_value,
+    input  wire                   start,     // tracing on, every CPU
+    input  wire                   stop,      // tracing off, every CPU (and END)
+    output wire [NCPU-1:0]        tracing,   // CPU k's events are traced
+    // ---- compressed stream out
+    output wire [OUT_W-1:0]       m_axis_tdata,
+    output wire [OUT_W/8-1:0]     m_axis_tkeep,
+    output wire                   m_axis_tlast,
+    output wire                   m_axis_tvalid,
+    input  wire                   m_axis_tready
+);
+
+    localparam REC_W = 1 + NT + INFO_W;
+    localparam CW    = NCPU > 1 ? $clog2(NCPU) : 1;
+    localparam integer MT_I = MARK_TYPE;
+    localparam integer CT_I = CTL_TYPE;
+    localparam [TYPE_W-1:0] T_MARK = MT_I[TYPE_W-1:0];
+    localparam [TYPE_W-1:0] T_CTL  = CT_I[TYPE_W-1:0];
+    localparam integer MW_I = MARK_WAIT;
+    localparam [7:0] WAIT0 = MW_I[7:0];
+
+    generate
+        `TRC_PARAM_CHECK(PRESCALE >= 1, g_bad_prescale, trc_bad_param_PRESCALE,
+                         "trc_mpcore: PRESCALE must be >= 1")
+        `TRC_PARAM_CHECK(FIFO_AW >= 1 && FIFO_AW <= 16, g_bad_fifo_aw, trc_bad_param_FIFO_AW,
+                         "trc_mpcore: FIFO_AW must be 1..16")
+        `TRC_PARAM_CHECK(DT_W > NT && DT_W <= 64, g_bad_dt_w, trc_bad_param_DT_W,
+                         "trc_mpcore: DT_W must be NT+1..64")
+        `TRC_PARAM_CHECK(STIM == 0 || (MARK_TYPE >= 0 && CTL_TYPE >= 0 &&
+                         MARK_TYPE < (1 << TYPE_W) - 4 && CTL_TYPE < (1 << TYPE_W) - 4 &&
+                         MARK_TYPE != CTL_TYPE), g_bad_types, trc_bad_param_MARK_CTL_TYPE,
+                         "trc_mpcore: MARK_TYPE and CTL_TYPE must be two user OS types")
+        `TRC_PARAM_CHECK(VAL_W >= 2 + CW, g_bad_val_w_ctl, trc_bad_param_VAL_W_CTL,
+                         "trc_mpcore: VAL_W must hold a control word (2 + CPU bits)")
+        `TRC_PARAM_CHECK(MARK_WAIT >= 0 && MARK_WAIT <= 255, g_bad_wait,
+                         trc_bad_param_MARK_WAIT, "trc_mpcore: MARK_WAIT must be 0..255")
+    endgenerate
+
+    function [INFO_W-1:0] os_info(input [TYPE_W-1:0] t, input [VAL_W-1:0] v);
+        os_info = {{(INFO_W-TYPE_W-VAL_W){1'b0}}, t, v};
+    endfunction
+
+    // ---- requests: a marker or control event on a port, the pins
+    reg  [NCPU-1:0] en_q;                   // tracing on, per CPU
+    reg  [NCPU-1:0] req, normal;
+    integer k;
+    always @* begin
+        for (k = 0; k < NCPU; k = k + 1) begin
+            req[k] = STIM != 0 && ev_valid[k] && ev_os[k] &&
+                     (ev_info[k*INFO_W+VAL_W +: TYPE_W] == T_MARK ||
+                      ev_info[k*INFO_W+VAL_W +: TYPE_W] == T_CTL);
+            normal[k] = ev_valid[k] && !req[k] && en_q[k];
+        end
+    end
+
+    // ---- the broadcast: one marker or control record pending at a time,
+    // written into the CPUs of its mask in one clock, the first clock in
+    // which all of them can write it and none has an event of its own, or
+    // after MARK_WAIT clocks of waiting, the first in which they can (an
+    // event of that clock is lost). A CPU can write it when its FIFO has
+    // room and its time-stamper no TIME_EXT waiting; it goes before a LOST
+    // that waits. While it is pending, its CPUs keep their FIFO's last free
+    // entry for it (their own records wait or drop), so under any load each
+    // of them soon has that entry free: the broadcast never starves.
+    reg              bv_q;                  // pending
+    reg              bc_q;                  // a control word (else a marker)
+    reg  [VAL_W-1:0] bval_q;
+    reg  [NCPU-1:0]  bmask_q;
+    reg  [7:0]       bwait_q;               // clocks left to wait
+    reg              xm_q, xs_q, xp_q;      // pin requests waiting
+    reg  [VAL_W-1:0] xmv_q;
+    wire [NCPU-1:0]  bc_ok;                 // CPU k can write a broadcast now
+    wire             go = bv_q && (bmask_q & ~bc_ok) == {NCPU{1'b0}} &&
+                          ((bmask_q & normal) == {NCPU{1'b0}} || bwait_q == 8'd0);
+    wire [NCPU-1:0]  put = {NCPU{go}} & bmask_q;   // the broadcast goes to these now
+    wire [INFO_W-1:0] b_info = os_info(bc_q ? T_CTL : T_MARK, bval_q);
+    // the control word's target: every CPU, or the one named (none past NCPU)
+    function [NCPU-1:0] ctl_mask(input all, input [VAL_W-3:0] cpu);
+        integer j;
+        begin
+            for (j = 0; j < NCPU; j = j + 1)
+                ctl_mask[j] = all || cpu == j[VAL_W-3:0];
+        end
+    endfunction
+
+    // the request taken when the engine is free: the lowest port's, else a
+    // pin's (they wait); every other port request of the clock is lost
+    reg              take, take_c;
+    reg  [VAL_W-1:0] take_v;
+    reg  [NCPU-1:0]  lost_req;
+    reg              from_pin;
+    always @* begin
+        take     = 1'b0;
+        take_c   = 1'b0;
+        take_v   = {VAL_W{1'b0}};
+        from_pin = 1'b0;
+        lost_req = req;
+        for (k = NCPU - 1; k >= 0; k = k - 1) begin
+            if (req[k] && (!bv_q || go)) begin
+                take   = 1'b1;
+                take_c = ev_info[k*INFO_W+VAL_W +: TYPE_W] == T_CTL;
+                take_v = ev_info[k*INFO_W +: VAL_W];
+            end
+        end
+        if (take) begin
+            for (k = 0; k < NCPU; k = k + 1)
+                if (req[k] && (req & ((1 << k) - 1)) == {NCPU{1'b0}})
+                    lost_req[k] = 1'b0;
+        end else if (!bv_q || go) begin
+            if (xp_q || xs_q) begin
+                take     = 1'b1;
+                take_c   = 1'b1;
+                take_v   = {{(VAL_W-2){1'b0}}, 1'b1, !xp_q}; // all CPUs; stop first
+                from_pin = 1'b1;
+            end else if (xm_q) begin
+                take     = 1'b1;
+                take_v   = xmv_q;
+                from_pin = 1'b1;
+            end
+        end
+    end
+
+    reg [NCPU-1:0] fl_q;                    // END after a stop, per CPU
+    always @(posedge clk) begin
+        if (take) begin
+            bc_q    <= take_c;
+            bval_q  <= take_v;
+            bmask_q <= take_c ? ctl_mask(take_v[1], take_v[VAL_W-1:2]) : {NCPU{1'b1}};
+        end
+        if (mark && !xm_q)
+            xmv_q <= mark_value;
+        if (rst) begin
+            bv_q    <= 1'b0;
+            bwait_q <= 8'd0;
+            xm_q    <= 1'b0;
+            xs_q    <= 1'b0;
+            xp_q    <= 1'b0;
+            en_q    <= START != 0 ? {NCPU{1'b1}} : {NCPU{1'b0}};
+            fl_q    <= {NCPU{1'b0}};
+        end else begin
+            if (take) begin
+                bv_q    <= 1'b1;
+                bwait_q <= WAIT0;
+            end else if (go) begin
+                bv_q    <= 1'b0;
+            end else if (bv_q && bwait_q != 8'd0) begin
+                bwait_q <= bwait_q - 1'b1;
+            end
+            // pins: a pulse waits until taken; pulses meanwhile give one
+            xp_q <= (xp_q && !(from_pin && take_c && !take_v[0])) || stop;
+            xs_q <= (xs_q && !(from_pin && take_c && take_v[0])) || start;
+            xm_q <= (xm_q && !(from_pin && !take_c)) || mark;
+            // a control record switches its CPUs when it is written; a stop
+            // then writes END after it
+            fl_q <= {NCPU{1'b0}};
+            if (go && bc_q) begin
+                for (k = 0; k < NCPU; k = k + 1)
+                    if (bmask_q[k]) begin
+                        en_q[k] <= bval_q[0];
+                        fl_q[k] <= !bval_q[0];
+                    end
+            end
+        end
+    end
+    assign tracing = en_q;
+
+    // ---- per CPU: time-stamper and FIFO
+    localparam [FIFO_AW:0] LAST1 = (1 << FIFO_AW) - 1;   // one entry free
+    wire [NCPU*REC_W-1:0] fi_rec;
+    wire [NCPU-1:0]       fi_valid, fi_ready;
+    genvar g;
+    generate
+        for (g = 0; g < NCPU; g = g + 1) begin : g_cpu
+            wire [REC_W-1:0] ts_rec;
+            wire             ts_valid, ts_rdy, ts_busy;
+            // the FIFO's occupancy, counted from its handshakes, and the room
+            // the time-stamper sees: not the last entry while a broadcast for
+            // this CPU waits, unless it is the broadcast's clock
+            reg  [FIFO_AW:0] occ_q;
+            wire             fi_room = ts_rdy;
+            wire             keep1   = bv_q && bmask_q[g] && occ_q == LAST1 && !put[g];
+            wire             t_room  = fi_room && !keep1;
+            assign bc_ok[g] = fi_room && !ts_busy;
+            always @(posedge clk) begin
+                if (rst)
+                    occ_q <= {(FIFO_AW + 1){1'b0}};
+                else
+                    occ_q <= occ_q + {{FIFO_AW{1'b0}}, ts_valid}
+                                   - {{FIFO_AW{1'b0}}, fi_valid[g] && fi_ready[g]};
+            end
+            wire             t_valid = put[g] || normal[g];
+            wire             t_os    = put[g] || ev_os[g];
+            wire [INFO_W-1:0] t_info = put[g] ? b_info : ev_info[g*INFO_W +: INFO_W];
+            // lost before the time-stamper: an event whose clock the
+            // broadcast took, or a request the engine could not take
+            wire             t_lost  = (put[g] && normal[g]) || lost_req[g];
+            trc_tstamp #(
+                .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
+                .PRESCALE(PRESCALE), .DT_W(DT_W)
+            ) u_tstamp (
+                .clk(clk), .rst(rst),
+                .ev_valid(t_valid), .ev_os(t_os), .ev_info(t_info),
+                .flush(flush || fl_q[g]), .ev_first(put[g]), .ev_lost(t_lost),
+                .busy(ts_busy), .drop(drop[g]),
+                .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tready(t_room)
+            );
+            trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
+                .clk(clk), .rst(rst),
+                .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_rdy),
+                .m_axis_tdata(fi_rec[g*REC_W +: REC_W]), .m_axis_tvalid(fi_valid[g]),
+                .m_axis_tready(fi_ready[g])
+            );
+        end
+    endgenerate
+
+    trc_mpenc #(
+        .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
+        .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
+        .NCPU(NCPU), .BURST(BURST)
+    ) u_enc (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(fi_rec), .s_axis_tvalid(fi_valid), .s_axis_tready(fi_ready),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+        .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready)
+    );
+
+`ifdef TRC_ASSERT
+    // a broadcast goes only to time-stampers that can write it
+    always @(posedge clk) begin
+        if (!rst)
+            assert ((put & ~bc_ok) == {NCPU{1'b0}})
+                else $error("%m: marker or control record into a busy time-stamper");
+    end
+`endif
+
+endmodule
+
+`resetall

@@ -1,0 +1,72 @@
+// trc_sim_mp: simulation wrapper around trc_mpcore for the Verilator harness.
+// Brings out, beside the core's ports, what the harness needs to check the
+// stream bit for bit and the broadcasts against the C model: each record the
+// arbiter hands to the coder (its CPU and raw record), and each marker or
+// control record written into the time-stampers (to which CPUs, which record).
+// Parameters: those of trc_mpcore; REC_W, INFO_W derived, do not set.
+`default_nettype none
+`include "trc_format.vh"
+
+module trc_sim_mp #(
+    parameter NT        = 23,
+    parameter FID_W     = 15,
+    parameter TYPE_W    = 7,
+    parameter VAL_W     = 16,
+    parameter ND_F      = 3,
+    parameter ND_T      = 3,
+    parameter ND_V      = 3,
+    parameter OUT_W     = 64,
+    parameter NCPU      = 2,
+    parameter BURST     = 16,
+    parameter PRESCALE  = 1,
+    parameter FIFO_AW   = 4,
+    parameter MARK_WAIT = 32,
+    parameter INFO_W    = `TRC_INFO_W(FID_W, TYPE_W, VAL_W),
+    parameter REC_W     = 1 + NT + INFO_W
+) (
+    input  wire                   clk,
+    input  wire                   rst,
+    input  wire [NCPU-1:0]        ev_valid,
+    input  wire [NCPU-1:0]        ev_os,
+    input  wire [NCPU*INFO_W-1:0] ev_info,
+    input  wire                   flush,
+    output wire [NCPU-1:0]        drop,
+    input  wire                   mark,
+    input  wire [VAL_W-1:0]       mark_value,
+    input  wire                   start,
+    input  wire                   stop,
+    output wire [NCPU-1:0]        tracing,
+    output wire [OUT_W-1:0]       m_axis_tdata,
+    output wire [OUT_W/8-1:0]     m_axis_tkeep,
+    output wire                   m_axis_tlast,
+    output wire                   m_axis_tvalid,
+    input  wire                   m_axis_tready,
+    // ---- observation
+    output wire                   tap_valid,  // a record enters the coder
+    output wire [7:0]             tap_cpu,
+    output wire [REC_W-1:0]       tap_rec,
+    output wire [NCPU-1:0]        bc_put,     // a broadcast record goes to these
+    output wire [INFO_W-1:0]      bc_info     // ... with this info field
+);
+
+    trc_mpcore #(
+        .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
+        .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W), .NCPU(NCPU),
+        .BURST(BURST), .PRESCALE(PRESCALE), .FIFO_AW(FIFO_AW), .MARK_WAIT(MARK_WAIT)
+    ) u_core (
+        .clk(clk), .rst(rst),
+        .ev_valid(ev_valid), .ev_os(ev_os), .ev_info(ev_info), .flush(flush), .drop(drop),
+        .mark(mark), .mark_value(mark_value), .start(start), .stop(stop), .tracing(tracing),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tlast(m_axis_tlast),
+        .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready)
+    );
+
+    assign tap_valid = u_core.u_enc.arb_fire;
+    assign tap_cpu   = {{(8 - (NCPU > 1 ? $clog2(NCPU) : 1)){1'b0}}, u_core.u_enc.gsel};
+    assign tap_rec   = u_core.u_enc.arb_rec;
+    assign bc_put    = u_core.put;
+    assign bc_info   = u_core.b_info;
+
+endmodule
+
+`resetall
