@@ -44,6 +44,16 @@ int src_next(trace *t, trc_record *r)
     return cli_reader_next(t->tr.rd, r);
 }
 
+int src_end(trace *t)
+{
+    trc_record r;
+    int got = cli_reader_next(t->tr.rd, &r);
+    if (got > 0)
+        cli_error("%s: more than the %zu records of the first pass: the input "
+                  "changed while it was read", t->in, t->n);
+    return got == 0 ? 0 : -1;
+}
+
 unsigned src_cpu(const trace *t)
 {
     return cli_reader_cpu(t->tr.rd);

@@ -45,6 +45,9 @@ typedef struct {
 int src_open(trace *t);
 /* 1 record, 0 end, -1 error (message printed). */
 int src_next(trace *t, trc_record *r);
+/* After pass 1's t->n records: 0 when the trace ends there too, else -1
+ * with a message (the input changed between the passes). */
+int src_end(trace *t);
 /* The CPU of the record src_next() gave last. */
 unsigned src_cpu(const trace *t);
 

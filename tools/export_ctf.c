@@ -321,6 +321,8 @@ static int write_stream(trace *t, FILE *const *f)
         }
         rc = pkt_event(&ks[cpu], ts, &e);
     }
+    if (!rc && rr > 0 && src_end(t))
+        rc = -1;
     if (rr < 0)
         rc = -1;
     if (!rc)

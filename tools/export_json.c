@@ -283,6 +283,8 @@ int export_json(trace *t, const char *out)
                     PRIu32 "}}", pid, tid, r->a);
         }
     }
+    if (!bad && rr > 0 && src_end(t))
+        rr = -1;
     if (!bad && rr >= 0 && osctx_finish(&cx, t->n))
         bad = 1;
     os_tracks_finish(ot, f, base + (unsigned __int128)now * tick_ns);
