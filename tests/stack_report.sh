@@ -123,7 +123,7 @@ hdr() { echo "| trace | $(sed 's/ / | /g' <<<"$1") |"; echo "|---|$(for v in $1;
   echo "Bits per trace record; the stack columns are the C model's streams, which the"
   echo "RTL matched byte for byte on every trace."
   echo
-  echo "## Targets of issue 24 (sizes, records/clock)"
+  echo "## Targets: sizes against gzip -9 and zstd -19, records/clock"
   echo
   printf '%s' "$targets"
   echo
