@@ -5,6 +5,9 @@
 set -u
 cd "$(dirname "$0")/.."
 pass=0; fail=0
+times=()
+mkdir -p build
+tf=$(mktemp build/run-time.XXXXXX)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=(tests/t_*.sh)
 for s in "${suites[@]}"; do
@@ -16,8 +19,17 @@ for s in "${suites[@]}"; do
       "not ok "*) fail=$((fail + 1)); echo "  $line" ;;
       *) echo "    $line" ;;
     esac
-  done < <(bash "$s" 2>&1; rc=$?; [ $rc -eq 0 ] || echo "not ok $s exited $rc")
-  echo "   ($(( $(date +%s) - start )) s)"
+  done < <(/usr/bin/time -f '%U %S' -o "$tf" bash "$s" 2>&1; rc=$?
+            [ $rc -eq 0 ] || echo "not ok $s exited $rc")
+  wall=$(( $(date +%s) - start ))
+  cpu=$(awk 'END { printf "%d", $1 + $2 }' "$tf" 2>/dev/null)
+  echo "   ($wall s, ${cpu:-?} s CPU)"
+  times+=("$wall ${cpu:-?} $s")
 done
+rm -f "$tf"
+if [ ${#times[@]} -gt 1 ]; then
+  echo "== time per suite (wall s, CPU s), slowest first"
+  printf '%s\n' "${times[@]}" | sort -rn | awk '{ printf "   %5d %6s  %s\n", $1, $2, $3 }'
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
