@@ -12,8 +12,8 @@
 //          3 trc_soc_cpu (PicoRV32, with or without its tracer; its
 //          observation outputs ev_*, retire are left open)
 //   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD, SO, LEAN -
-//          as in trc_enc (CORE 0, 1; 3 takes NT .. OUT_W and MODE)
-//   FIFO_AW, DT_W, DROP_W - as in trc_core (CORE 1; PRESCALE 1)
+//          as in trc_enc (CORE 0, 1; 3 takes NT .. OUT_W, MODE and LEAN)
+//   FIFO_AW, DT_W, DROP_W - as in trc_core (CORE 1 and 3; PRESCALE 1)
 //   WIN_BITS, OUT_AW, LIT_AW - as in trc_lz4_core (CORE 2)
 //   TRACE - as in trc_soc_cpu (CORE 3): the tracer beside the CPU
 `default_nettype none
@@ -123,7 +123,8 @@ module trc_fpga #(
       wire               unused_ev_valid, unused_retire;
       wire [INFO_W:0]    unused_ev_data;
       trc_soc_cpu #(.TRACE(TRACE), .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
-                    .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W), .MODE(MODE)) u_sys (
+                    .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W), .MODE(MODE),
+                    .LEAN(LEAN), .FIFO_AW(FIFO_AW), .DT_W(DT_W), .DROP_W(DROP_W)) u_sys (
           .clk(clk), .rst(rst_q),
           .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(in_q[0]),
           .mem_addr(mem_addr), .mem_wdata(mem_wdata), .mem_wstrb(mem_wstrb),

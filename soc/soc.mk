@@ -35,10 +35,14 @@ $(SOC_DIR)/fw/fw.hex: $(SOC_DIR)/fw/fw.elf
 $(SOC_DIR)/fw/fw.sym: $(SOC_DIR)/fw/fw.elf soc/elf_symmap.py
 	python3 soc/elf_symmap.py $< $@
 
-# Builds: the tracer in paper mode and in stack mode
-SOC_SETS   := paper stack
+# Builds: the tracer in paper mode, in stack mode, and the lean paper mode
+# encoder at OUT_W 8 with small counters (as fpga/designs.py's soc_lean)
+SOC_SETS   := paper stack lean
 SOC_P_paper := MODE=0
 SOC_P_stack := MODE=1 SK=9 SD=16
+# (32 FIFO entries: a longjmp that unwinds many frames sends an exit a
+# clock, and the lean encoder takes about three clocks a record)
+SOC_P_lean  := MODE=0 LEAN=1 OUT_W=8 FIFO_AW=5 DT_W=24 DROP_W=17
 SOC_V := $(CORE_SOC_SIM) $(CORE_SOC) $(CORE_RTL)
 SOC_VFLAGS := --cc --exe --build -j 2 -Wall --assert --x-assign unique --x-initial unique \
               --timescale 1ns/1ps +define+TRC_ASSERT +define+RISCV_FORMAL \

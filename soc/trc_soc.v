@@ -4,7 +4,8 @@
 // workload number (+workload=N) and the trace stream on m_axis. Memory map: docs/soc.md.
 // Parameters:
 //   MEM_AW  - RAM address bits in words (2^MEM_AW x 4 bytes)
-//   MODE, SK, SD, OUT_W, FIFO_AW, SD_AW - passed to trc_soc_cpu (the tracer)
+//   MODE, SK, SD, LEAN, OUT_W, FIFO_AW, DT_W, DROP_W, SD_AW - passed to
+//             trc_soc_cpu (the tracer)
 `default_nettype none
 
 module trc_soc #(
@@ -12,8 +13,11 @@ module trc_soc #(
     parameter MODE    = 0,
     parameter SK      = 9,
     parameter SD      = 16,
+    parameter LEAN    = 0,
     parameter OUT_W   = 64,
     parameter FIFO_AW = 4,
+    parameter DT_W    = 48,
+    parameter DROP_W  = 48,
     parameter SD_AW   = 5,
     parameter INFO_W  = 23
 ) (
@@ -117,7 +121,8 @@ module trc_soc #(
     end
 
     trc_soc_cpu #(
-        .MODE(MODE), .SK(SK), .SD(SD), .OUT_W(OUT_W), .FIFO_AW(FIFO_AW), .SD_AW(SD_AW)
+        .MODE(MODE), .SK(SK), .SD(SD), .LEAN(LEAN), .OUT_W(OUT_W), .FIFO_AW(FIFO_AW),
+        .DT_W(DT_W), .DROP_W(DROP_W), .SD_AW(SD_AW)
     ) u_sys (
         .clk(clk), .rst(rst),
         .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready),

@@ -13,7 +13,8 @@
 //   TRACE    - 1: trc_rvfi + trc_core beside the CPU; 2: trc_rvfi only (events
 //              out); 0: the CPU alone (its RVFI outputs, if RISCV_FORMAL is
 //              defined, have no load)
-//   NT .. SD, OUT_W, SYNC_EVERY, PRESCALE, FIFO_AW - trc_core's (the tracer
+//   NT .. SD, LEAN, OUT_W, SYNC_EVERY, PRESCALE, FIFO_AW, DT_W, DROP_W -
+//              trc_core's (the tracer
 //              instance: its MODE, or a coder selected by trc_core's own
 //              parameters, drops in here)
 //   SD_AW, SP_W, QAW, STIM_BASE - trc_rvfi's
@@ -34,9 +35,12 @@ module trc_soc_cpu #(
     parameter        MODE       = 0,
     parameter        SK         = 9,
     parameter        SD         = 16,
+    parameter        LEAN       = 0,
     parameter        SYNC_EVERY = 0,
     parameter        PRESCALE   = 1,
     parameter        FIFO_AW    = 4,
+    parameter        DT_W       = 48,
+    parameter        DROP_W     = 48,
     parameter        SD_AW      = 5,
     parameter        SP_W       = 16,
     parameter        QAW        = 2,
@@ -140,8 +144,8 @@ module trc_soc_cpu #(
     trc_core #(
         .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
         .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
-        .MODE(MODE), .SK(SK), .SD(SD), .SYNC_EVERY(SYNC_EVERY),
-        .PRESCALE(PRESCALE), .FIFO_AW(FIFO_AW)
+        .MODE(MODE), .SK(SK), .SD(SD), .LEAN(LEAN), .SYNC_EVERY(SYNC_EVERY),
+        .PRESCALE(PRESCALE), .FIFO_AW(FIFO_AW), .DT_W(DT_W), .DROP_W(DROP_W)
     ) u_trc (
         .clk(clk), .rst(rst),
         .ev_valid(ev_v), .ev_os(ev[INFO_W]), .ev_info(ev[INFO_W-1:0]),

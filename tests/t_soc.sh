@@ -44,6 +44,7 @@ for w in 0 1 2 3; do
   echo "+workload $w paper|soc/run.sh paper $w $W/p$w" >> "$J"
   echo "workload $w paper, 50% output stalls|soc/run.sh paper $w $W/ps$w 0.5 $((w + 11))" >> "$J"
   echo "workload $w stack mode, 20% output stalls|soc/run.sh stack $w $W/s$w 0.2 $((w + 21))" >> "$J"
+  echo "workload $w lean encoder, 20% output stalls|soc/run.sh lean $w $W/l$w 0.2 $((w + 31))" >> "$J"
 done
 run_jobs "$J" "trc_soc runs"
 
