@@ -138,15 +138,15 @@ DESIGNS = {d.name: d for d in [
            "PicoRV32 alone (rv32im, IRQ): trc_soc_cpu with TRACE=0", kind="cpu",
            defines=("RISCV_FORMAL",)),
     Design("soc_paper", "trc_soc_cpu", 3, SOC_RTL, dict(PAPER, OUT_W=64, MODE=0),
-           "PicoRV32 + trc_rvfi + trc_core, paper mode, OUT_W=64", kind="soc",
+           "PicoRV32 + trc_rvfi + trc_core, paper mode, OUT_W=64", kind="soc", color="#4eb3d3",
            defines=("RISCV_FORMAL",)),
     Design("soc_lean", "trc_soc_cpu", 3, SOC_RTL,
            dict(PAPER, OUT_W=8, MODE=0, LEAN=1, FIFO_AW=5, DT_W=24, DROP_W=17),
            "PicoRV32 + trc_rvfi + trc_core LEAN=1 (32-entry FIFO), paper mode, OUT_W=8",
-           kind="soc", defines=("RISCV_FORMAL",)),
+           kind="soc", color="#9ecae1", defines=("RISCV_FORMAL",)),
     Design("soc_stack", "trc_soc_cpu", 3, SOC_RTL, dict(PAPER, OUT_W=64, MODE=1),
            "PicoRV32 + trc_rvfi + trc_core, stack mode (SK 9, SD 16), OUT_W=64",
-           kind="soc", defines=("RISCV_FORMAL",)),
+           kind="soc", color="#31a354", defines=("RISCV_FORMAL",)),
 ]}
 # the CPU row each traced-system row is compared with (tracer cost)
 CPU_OF = {"soc_paper": "picorv32", "soc_lean": "picorv32", "soc_stack": "picorv32"}

@@ -11,6 +11,7 @@ import subprocess
 import time
 
 from designs import DESIGNS, DEVICES, devices_of, label
+from report_cpu import cpu_chart
 from report_md import markdown
 from runner import ROOT, crit_path
 
@@ -202,7 +203,7 @@ def write(d, carry=None, out_dir=None):
     out = out_dir or os.path.join(ROOT, "reports")
     os.makedirs(out, exist_ok=True)
     files = {"fpga.json": json.dumps(rep, indent=1), "fpga.md": markdown(rep, area_units,
-             logic_units), "fpga.svg": chart(rep)}
+             logic_units), "fpga.svg": chart(rep), "fpga_cpu.svg": cpu_chart(rep)}
     for name, text in files.items():  # each written beside, then renamed
         tmp = os.path.join(out, ".%s.tmp" % name)
         with open(tmp, "w") as f:

@@ -5,6 +5,7 @@ then one total with block RAM weighted: Virtex-4 slices + 562 per RAMB16
 (the paper's rule), iCE40 and ECP5 max(LUT4, FF) + block RAM bits / 16.
 """
 from designs import CPU_OF, DESIGNS, DEV_ORDER, FULL, LEAN, LZ4, label
+from report_cpu import cpu_section
 
 
 def fmt(v, nd=0):
@@ -50,8 +51,8 @@ def summary_table(rep):
          "ECP5-8 throughput Gbps | bits/record (3 sample traces) |",
          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for d in DESIGNS:
-        if d in CPU_OF or d in CPU_OF.values():
-            continue  # the CPU rows: reports/soc.md
+        if d in CPU_OF or d in CPU_OF.values() or DESIGNS[d].kind == "mp":
+            continue  # the CPU and several-CPU rows: their own sections
         v4 = (byk.get((d, "xc4v")) or {}).get("core_synth") or {}
         hx = byk.get((d, "hx8k")) or {}
         hs = hx.get("core_synth") or {}
@@ -299,12 +300,13 @@ def markdown(rep, area_units, logic_units):
     A("## Size on the sample traces")
     A("")
     A("| trace | records | trc bits/record | stack mode SK 9 | stack mode SK 8 | "
-      "LZ4 4 KB bits/record | LZ4 64 KB bits/record | lz4 -1 bits/record | "
+      "stack mode 2 | LZ4 4 KB bits/record | LZ4 64 KB bits/record | lz4 -1 bits/record | "
       "trc / LZ4 4 KB size | stack SK 9 / LZ4 4 KB size |")
-    A("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    A("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for t, v in p["traces"].items():
-        A("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+        A("| %s | %d | %.2f | %.2f | %.2f | %s | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
             t, v["records"], v["trc_bpr"], v["trc_stack_bpr"], v["trc_stack8_bpr"],
+            fmt(v.get("trc_stack2_bpr"), 2),
             v["lz4_w12_bpr"], v["lz4_w16_bpr"], v["lz4_1_bpr"],
             v["trc_bpr"] / v["lz4_w12_bpr"], v["trc_stack_bpr"] / v["lz4_w12_bpr"]))
     A("")
@@ -355,6 +357,7 @@ def markdown(rep, area_units, logic_units):
     A("")
     L.extend(stack_targets(rep, area_units))
     A("")
+    L.extend(cpu_section(rep))
     A("## Critical paths (best seed)")
     A("")
     for r in rep["rows"]:

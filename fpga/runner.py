@@ -52,9 +52,10 @@ def synth_script(name, arch, wrapped, json_out=None, flatten=True):
     d = DESIGNS[name]
     top = (d.wrapper or WRAPPER) if wrapped else d.core
     params = dict(d.params, CORE=d.wrapper_core) if wrapped and not d.wrapper else d.params
-    # on ECP5 the RTL instantiates its block RAMs (trc_ram: their output
-    # registers, which Yosys does not infer)
-    defines = d.defines + (("TRC_ECP5",) if arch == "ecp5" else ())
+    # the RTL's device defines (docs/rtl.md): on ECP5 it instantiates its
+    # block RAMs (trc_ram: their output registers, which Yosys does not
+    # infer); iCE40 has no LUT RAM (trc_cstack's ids in flip-flops)
+    defines = d.defines + {"ecp5": ("TRC_ECP5",), "ice40": ("TRC_ICE40",)}.get(arch, ())
     opts = "".join(" -D%s" % x for x in defines) + " -sv"
     opts += "".join(" -I%s" % x for x in rtl_incdirs(d))
     s = "read_verilog -defer%s %s; " % (opts, " ".join(rtl_files(d, wrapped)))

@@ -85,8 +85,13 @@ module trc_cstack #(
             localparam PW = RD > 1 ? $clog2(RD) : 1;
             localparam integer  RD1  = RD - 1;
             localparam [PW-1:0] LAST = RD1[PW-1:0];
-            // a few ids: LUT RAM, never a block RAM
+            // a few ids: LUT RAM, never a block RAM; iCE40 has no LUT RAM
+            // (TRC_ICE40): flip-flops
+`ifdef TRC_ICE40
+            (* ram_style = "logic" *)
+`else
             (* ram_style = "distributed" *)
+`endif
             reg [W-1:0]  mem [0:RD-1];
             reg [PW-1:0] wp_q, rp_q;
             wire [PW-1:0] wp_n = wp_q == LAST ? {PW{1'b0}} : wp_q + 1'b1;
