@@ -14,7 +14,7 @@ TOOL_MAIN := tools/trc.c tools/trc_bench.c
 CLI_SRCS  := $(filter-out $(TOOL_MAIN),$(TOOL_SRCS))
 CLI_LIBS  := -llzma -lzstd -lm
 
-.PHONY: all deps demo test check lint bench stack-report clean
+.PHONY: all deps demo test test-deps check lint bench stack-report clean
 all: $(B)/trc $(B)/trc_bench
 
 deps:
@@ -49,12 +49,15 @@ $(B)/asan/%: $(B)/asan/tests/%.o $(B)/asan/libtrc.a
 unit: $(addprefix $(B)/,$(UNIT)) $(addprefix $(B)/asan/,$(UNIT)) $(B)/trc $(B)/asan/trc
 
 # libFuzzer targets (clang): tests/fuzz/fuzz_*.c against the library and the
-# CLI's sources (all but its main).
+# CLI's sources (all but its main), compiled once for every target.
 FUZZ := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(CLI_SRCS) $(wildcard model/*.h tools/*.h)
+FUZZ_CFLAGS := -std=gnu99 -g -O1 -fno-sanitize-recover=all -Imodel -Itools
+FUZZ_OBJS := $(patsubst %.c,$(B)/fuzz/obj/%.o,$(LIB_SRCS) $(CLI_SRCS))
+$(B)/fuzz/obj/%.o: %.c $(wildcard model/*.h tools/*.h)
 	@mkdir -p $(dir $@)
-	clang -std=gnu99 -g -O1 -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=all -Imodel -Itools $< $(LIB_SRCS) $(CLI_SRCS) $(CLI_LIBS) -o $@
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $^ $(CLI_LIBS) -o $@
 TEST_DEPS += $(FUZZ)
 
 # HDL file lists and the format's parameters, taken from trc.core, the one
@@ -70,8 +73,12 @@ include $(B)/core.mk
 # Each area adds its own targets in a fragment (sim/sim.mk, fpga/fpga.mk...).
 -include $(wildcard */*.mk)
 
-test: deps unit $(TEST_DEPS)
+# The regression's builds run TEST_JOBS at a time, then its suites.
+TEST_JOBS ?= 2
+test: deps unit
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-deps
 	@tests/run.sh
+test-deps: $(TEST_DEPS)
 
 check: deps unit
 	@tests/run.sh tests/t_model.sh tests/t_cli.sh
