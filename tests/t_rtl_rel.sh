@@ -144,5 +144,5 @@ run_jobs "$jobs" "reliability simulations"
 
 # ---- formal, short: control properties proven (BMC + k-induction), data
 # integrity bounded (make formal goes deeper)
-bash sim/formal/run.sh 20 6 10
+bash sim/formal/run.sh 20 6 10 5 7
 exit 0
