@@ -98,7 +98,7 @@ module trc_dictm_prop #(
     always @(posedge clk) begin
         if (rst || (adv && sk_q)) begin
             for (j = 0; j < N; j = j + 1)
-                ref_q[j] <= j;
+                ref_q[j] <= j[W-1:0];
             wp_q <= {ND{1'b0}};
         end else if (adv && uk_q) begin
             if (r_hit) begin

@@ -46,6 +46,7 @@ module trc_packer_prop #(
     // lane, the spare lane and the output register (a lane each), with a
     // flush's padding (under 8 bits) in each of the two records
     localparam integer FILL = 3 * LW + 2 * (MAXLEN + 7);
+    localparam [CW-1:0] FILL_C = FILL[CW-1:0], NEAR_C = FILL_C - 16;
 
     wire [EW-1:0]      s_endm1;
     wire               s_ready;
@@ -106,7 +107,8 @@ module trc_packer_prop #(
     reg  [CW-1:0] nin_q, nout_q;
     wire [CW-1:0] len_c  = {{(CW-EW){1'b0}}, s_len};
     wire [CW-1:0] nin_r  = nin_q + len_c;
-    wire [CW-1:0] nin_f  = (nin_r + 3'd7) & ~{{(CW-3){1'b0}}, 3'd7};
+    wire [CW-1:0] n7     = {{(CW-3){1'b0}}, 3'd7};
+    wire [CW-1:0] nin_f  = (nin_r + n7) & ~n7;
     wire [CW-1:0] nin_d  = s_flush ? nin_f : nin_r;
     reg  [CW-1:0] nkeep;
     integer b;
@@ -152,19 +154,23 @@ module trc_packer_prop #(
                 assert (m_axis_tlast || &m_axis_tkeep);
             end
 `ifdef TRACK
-            assert (fill <= FILL);
+            assert (fill <= FILL_C);
 `endif
         end
     end
 
 `ifdef TRACK
     // ---- the tracked bit at stream position k
-    (* anyconst *) reg [CW-1:0] k;
+    // verilator lint_off UNDRIVEN
+    (* anyconst *) reg [CW-1:0] k;            // free, fixed for the run
+    // verilator lint_on UNDRIVEN
     wire [CW-1:0] off  = k - nin_q;            // k within the record offered
     wire [CW-1:0] span = nin_d - nin_q;        // the record with its padding
     wire [CW-1:0] ko   = k - nout_q;           // k within the word sent
     wire [CW-1:0] hi_i = len_c - 1'b1 - off;   // its bit in s_bits
     wire [CW-1:0] hi_o = OUT_W - 1 - ko;       // its bit in the word
+    wire [MAXLEN-1:0] ONE_I = 1;
+    wire [OUT_W-1:0]  ONE_O = 1;
     wire          k_rec = acc && off < span;
     wire          k_snd = !rst && m_fire && ko < (nkeep << 3);
     reg           k_in_q, k_out_q, k_val_q, k_fe_q;
@@ -175,7 +181,7 @@ module trc_packer_prop #(
         end else begin
             if (k_rec) begin
                 k_in_q  <= 1'b1;
-                k_val_q <= off < len_c ? s_bits[hi_i] : 1'b0;
+                k_val_q <= off < len_c && (s_bits & (ONE_I << hi_i)) != {MAXLEN{1'b0}};
                 k_fe_q  <= s_flush && off == span - 1'b1;
             end
             if (k_snd)
@@ -187,7 +193,8 @@ module trc_packer_prop #(
             if (k_snd) begin
                 // accepted before, sent once, unchanged, and the word ends at
                 // k with tlast exactly when k ends a flush
-                assert (k_in_q && !k_out_q && m_axis_tdata[hi_o] == k_val_q);
+                assert (k_in_q && !k_out_q &&
+                        ((m_axis_tdata & (ONE_O << hi_o)) != {OUT_W{1'b0}}) == k_val_q);
                 assert ((m_axis_tlast && ko == (nkeep << 3) - 1'b1) == k_fe_q);
             end
             // a bit is sent only after it was accepted
@@ -219,7 +226,7 @@ module trc_packer_prop #(
             cover (m_fire && m_axis_tlast && seen_tail_q);          // a spilled flush ends
             cover (m_fire && seen_full_q);
             cover (acc && !s_flush && m_fire && !m_axis_tlast);     // streaming
-            cover (fill >= FILL - 16);                              // near the bound
+            cover (fill >= NEAR_C);                                 // near the bound
         end
     end
 `endif
