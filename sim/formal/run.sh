@@ -9,7 +9,8 @@
 # Then trc_packer and trc_dictm (read with -DTRC_ASSERT: their own checks
 # are proven too), flattened and solved with --unroll (z3 4.8 stalls on
 # their deep shared logic as uninterpreted functions):
-#   - the packer's properties and the tracked stream bit: BMC to PK_DEPTH;
+#   - the packer's properties and the tracked stream bit (OUT_W 8 and 16):
+#     BMC to PK_DEPTH;
 #   - the dictionary (FLIP 0 and 1) against the format's reference: BMC to
 #     DM_DEPTH;
 #   - the cover statements of both (-DCOVER): each reached, within 14 steps
@@ -58,14 +59,17 @@ for m in fifo skid; do
 done
 
 FL="memory_map; flatten; opt -fast;"
-if smt packer "-DTRC_ASSERT -DTRACK" $W/pk.smt2 "$FL" &&
-   smt packer "-DTRC_ASSERT -DCOVER" $W/pk_cov.smt2 "$FL"; then
-  run "formal trc_packer stall, tkeep, fill, tracked bit, tlast (OUT_W 8, LW 16): BMC depth $PKD" \
-    $W/pk.smt2 --unroll -t $PKD
-  run "formal trc_packer covers (OUT_W 8): all reached" $W/pk_cov.smt2 --unroll -c -t 14
-else
-  echo "not ok formal trc_packer: yosys"; sed 's/^/  /' $W/pk.smt2.log $W/pk_cov.smt2.log | head
-fi
+for w in 8 16; do
+  P="chparam -set OUT_W $w trc_packer_prop;"
+  if smt packer "-DTRC_ASSERT -DTRACK" $W/pk$w.smt2 "$FL" "$P" &&
+     smt packer "-DTRC_ASSERT -DCOVER" $W/pk${w}_cov.smt2 "$FL" "$P"; then
+    run "formal trc_packer stall, tkeep, fill, tracked bit, tlast (OUT_W $w): BMC depth $PKD" \
+      $W/pk$w.smt2 --unroll -t $PKD
+    run "formal trc_packer covers (OUT_W $w): all reached" $W/pk${w}_cov.smt2 --unroll -c -t 14
+  else
+    echo "not ok formal trc_packer OUT_W $w: yosys"; sed 's/^/  /' $W/pk$w.smt2.log | head
+  fi
+done
 for fl in 0 1; do
   if smt dictm "-DTRC_ASSERT" $W/dm$fl.smt2 "$FL" "chparam -set FLIP $fl trc_dictm_prop;" &&
      smt dictm "-DTRC_ASSERT -DCOVER" $W/dm${fl}_cov.smt2 "$FL" \
