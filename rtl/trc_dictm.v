@@ -308,19 +308,27 @@ module trc_dictm #(
     endgenerate
 
 `ifdef TRC_ASSERT
+    // the simulators report a failed check by name; formal tools (yosys
+    // read_verilog -formal, which has no action blocks) take the bare assert
+`ifdef FORMAL
+`define TRC_DICTM_ELSE(msg)
+`else
+`define TRC_DICTM_ELSE(msg) else $error(msg)
+`endif
     // a record changes at most one entry, and a SYNC none
     always @(posedge clk) begin
         if (!rst)
             assert ((c_q & (c_q - 1'b1)) == {N{1'b0}} && !(clr_q && c_q != {N{1'b0}}))
-                else $error("%m: a record changed more than one entry");
+                `TRC_DICTM_ELSE("%m: a record changed more than one entry");
         if (!rst)
             assert ((wp_q & (wp_q - 1'b1)) == {N{1'b0}} && wp_q != {N{1'b0}} &&
                     wpu_q == (wp_q & {N{uk_q && !sk_q}}))
-                else $error("%m: write pointer not one-hot");
+                `TRC_DICTM_ELSE("%m: write pointer not one-hot");
         if (!rst && adv)
             assert (!(FLIP != 0 && upd_in && clr_in))
-                else $error("%m: a SYNC looked up in the function dictionary");
+                `TRC_DICTM_ELSE("%m: a SYNC looked up in the function dictionary");
     end
+`undef TRC_DICTM_ELSE
 `endif
 
 endmodule

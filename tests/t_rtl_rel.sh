@@ -142,7 +142,8 @@ job "+soak 200k records (OUT_W 8, stalls 0.3)" \
 
 run_jobs "$jobs" "reliability simulations"
 
-# ---- formal, short: control properties proven (BMC + k-induction), data
-# integrity bounded (make formal goes deeper)
-bash sim/formal/run.sh 20 6 10
+# ---- formal, short: FIFO and skid control properties proven (BMC +
+# k-induction), their data integrity bounded; packer BMC 5, dictionary BMC 7
+# and all covers (make formal goes deeper)
+bash sim/formal/run.sh 20 6 10 5 7
 exit 0

@@ -6,11 +6,20 @@
 #     (depth IND_DEPTH): together a proof for every depth;
 #   - data integrity (-DTRACK: a tracked beat comes out unchanged, in its
 #     place): BMC to TRACK_DEPTH steps only (not inductive as written).
+# Then trc_packer and trc_dictm (read with -DTRC_ASSERT: their own checks
+# are proven too), flattened and solved with --unroll (z3 4.8 stalls on
+# their deep shared logic as uninterpreted functions):
+#   - the packer's properties and the tracked stream bit (OUT_W 8 and 16):
+#     BMC to PK_DEPTH;
+#   - the dictionary (FLIP 0 and 1) against the format's reference: BMC to
+#     DM_DEPTH;
+#   - the cover statements of both (-DCOVER): each reached, within 14 steps
+#     (yosys-smtbmc -c).
 # Prints "ok NAME" / "not ok NAME" with the time each took.
-# usage: sim/formal/run.sh [BMC_DEPTH [IND_DEPTH [TRACK_DEPTH]]]
+# usage: sim/formal/run.sh [BMC_DEPTH [IND_DEPTH [TRACK_DEPTH [PK_DEPTH [DM_DEPTH]]]]]
 set -u
 cd "$(dirname "$0")/../.."
-BMC=${1:-30}; IND=${2:-8}; TRK=${3:-14}
+BMC=${1:-30}; IND=${2:-8}; TRK=${3:-14}; PKD=${4:-7}; DMD=${5:-9}
 mkdir -p build
 W=$(mktemp -d build/formal.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -22,11 +31,11 @@ done
 RTL=$(python3 tools/corefiles.py rtl)
 PROP=$(python3 tools/corefiles.py formal)
 INC=$(python3 tools/corefiles.py --incdirs rtl)
-smt() { # MODULE DEFINES OUT
+smt() { # MODULE DEFINES OUT [PASSES-AFTER-PREP [PASSES-BEFORE]]
   local files
   files=$(grep -E "/trc_$1(_prop)?\.v$" <<< "$RTL"$'\n'"$PROP" | tr '\n' ' ')
-  yosys -q -p "read_verilog -formal -DFORMAL -I$INC $2 $files;
-    prep -top trc_$1_prop; async2sync; dffunmap; write_smt2 -wires $3" > $3.log 2>&1
+  yosys -q -p "read_verilog -formal -DFORMAL -I$INC $2 $files; ${5:-}
+    prep -top trc_$1_prop; ${4:-} async2sync; dffunmap; write_smt2 -wires $3" > $3.log 2>&1
 }
 run() { # NAME SMT2 SMTBMC-ARGS...
   local name=$1 f=$2 s e; shift 2
@@ -35,7 +44,8 @@ run() { # NAME SMT2 SMTBMC-ARGS...
      tr '\r' '\n' < "$f.$$.out" | grep -aq 'Status: PASSED'; then
     e=$(date +%s.%N); printf 'ok %s (%.1f s)\n' "$name" "$(echo "$e - $s" | bc)"
   else
-    echo "not ok $name"; tr '\r' '\n' < "$f.$$.out" | grep -a 'failed\|Status' | sed 's/^/  /' | head -5
+    echo "not ok $name"
+    tr '\r' '\n' < "$f.$$.out" | grep -a 'failed\|Status\|Unreached' | sed 's/^/  /' | head -5
   fi
 }
 for m in fifo skid; do
@@ -46,5 +56,30 @@ for m in fifo skid; do
   run "formal trc_$m control properties: k-induction depth $IND (with BMC: all depths)" \
     $W/$m.smt2 -i -t $IND
   run "formal trc_$m data integrity (tracked beat): BMC depth $TRK" $W/${m}_trk.smt2 -t $TRK
+done
+
+FL="memory_map; flatten; opt -fast;"
+for w in 8 16; do
+  P="chparam -set OUT_W $w trc_packer_prop;"
+  if smt packer "-DTRC_ASSERT -DTRACK" $W/pk$w.smt2 "$FL" "$P" &&
+     smt packer "-DTRC_ASSERT -DCOVER" $W/pk${w}_cov.smt2 "$FL" "$P"; then
+    run "formal trc_packer stall, tkeep, fill, tracked bit, tlast (OUT_W $w): BMC depth $PKD" \
+      $W/pk$w.smt2 --unroll -t $PKD
+    run "formal trc_packer covers (OUT_W $w): all reached" $W/pk${w}_cov.smt2 --unroll -c -t 14
+  else
+    echo "not ok formal trc_packer OUT_W $w: yosys"; sed 's/^/  /' $W/pk$w.smt2.log | head
+  fi
+done
+for fl in 0 1; do
+  if smt dictm "-DTRC_ASSERT" $W/dm$fl.smt2 "$FL" "chparam -set FLIP $fl trc_dictm_prop;" &&
+     smt dictm "-DTRC_ASSERT -DCOVER" $W/dm${fl}_cov.smt2 "$FL" \
+       "chparam -set FLIP $fl trc_dictm_prop;"
+  then
+    run "formal trc_dictm FLIP=$fl lookups as format 4.4 (ND 2, W 4): BMC depth $DMD" \
+      $W/dm$fl.smt2 --unroll -t $DMD
+    run "formal trc_dictm FLIP=$fl covers: all reached" $W/dm${fl}_cov.smt2 --unroll -c -t 14
+  else
+    echo "not ok formal trc_dictm FLIP=$fl: yosys"; sed 's/^/  /' $W/dm$fl.smt2.log | head
+  fi
 done
 exit 0
