@@ -126,26 +126,30 @@ static trc_error get_time(const trc_decoder *d, bitr *r, uint32_t *delta)
     return TRC_OK;
 }
 
-/* The ranked unary code of put_rank(): leading ones, capped at n - 1. */
-static unsigned get_rank(bitr *r, const uint8_t *alpha, unsigned n)
+/* The ranked unary code of put_sym(): leading ones, capped at n - 1, in
+ * the alphabet trc_stk_alphabet() builds for entry e (npx: with NPX, as
+ * trc_stk_oalphabet()). Returns the symbol; advances when adv. */
+static inline unsigned get_sym(bitr *r, const trc_pentry *e, int with_np,
+                               int split, int npx, int adv)
 {
+    unsigned n = 11u + (unsigned)with_np + (unsigned)split + (unsigned)npx;
     uint64_t v = peek(r);
     unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
     unsigned i = ones < n - 1u ? ones : n - 1u;
-    unsigned len = i + (i < n - 1u);
-    r->pos += len;
-    return alpha[i];
+    if (adv)
+        r->pos += i + (i < n - 1u);
+    return trc_stk_rank_sym(e, with_np, split, i);
 }
 
 /* Stack mode delta symbol and its payload, mirror of put_stack(); ld is
  * stack mode 2's NEAR phase (TRC_LD_NONE: NEAR carries a direction bit). */
 static trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
-                                 const uint8_t *alpha, unsigned n, unsigned ld,
+                                 int with_np, int split, int npx, unsigned ld,
                                  uint32_t *delta)
 {
     const uint32_t dmax = (uint32_t)((UINT64_C(1) << d->p.nt) - 1u);
     uint64_t start = r->pos;
-    unsigned sym = get_rank(r, alpha, n);
+    unsigned sym = get_sym(r, e, with_np, split, npx, 1);
     trc_error err = TRC_OK;
     int near = sym == SYM_NEAR || sym == SYM_NEARO;
     d->st.delta_sym[sym == SYM_EQ ? 0 : near ? 1 : sym == SYM_ESC ? 3 : 2]++;
@@ -172,14 +176,12 @@ static trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
     return err;
 }
 
-/* Whether the next rank code is NP's (or NPX's) in alpha[0..n). Does not
+/* Whether the next rank code is NP's (or NPX's), as get_sym(). Does not
  * advance. */
-static int is_np(const bitr *r, const uint8_t *alpha, unsigned n)
+static int is_np(bitr *r, const trc_pentry *e, int split, int npx)
 {
-    uint64_t v = peek(r);
-    unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
-    unsigned i = ones < n - 1u ? ones : n - 1u;
-    return alpha[i] == SYM_NP || alpha[i] == SYM_NPX;
+    unsigned sym = get_sym(r, e, 1, split, npx, 0);
+    return sym == SYM_NP || sym == SYM_NPX;
 }
 
 /* Paper mode: timestamp, kind bit, then the function or type/value codes.
@@ -216,16 +218,13 @@ static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
     trc_stk *s = &d->stk;
     unsigned idx = trc_stk_index(p, s);
     const trc_pentry en = s->tab[idx];
-    uint8_t alpha[TRC_RANK_MAX];
-    unsigned n = trc_stk_alphabet(&en, 1, 0, alpha);
-    int pred = !is_np(r, alpha, n);
+    int pred = !is_np(r, &en, 0, 0);
     if (!pred) {
         uint64_t start = r->pos;
-        get_rank(r, alpha, n);
+        get_sym(r, &en, 1, 0, 0, 1);
         st->kind_bits += r->pos - start;
-        n = trc_stk_alphabet(&en, 0, 0, alpha);
     }
-    trc_error err = get_stack_delta(d, r, &en, alpha, n, TRC_LD_NONE, delta);
+    trc_error err = get_stack_delta(d, r, &en, pred, 0, 0, TRC_LD_NONE, delta);
     if (err != TRC_OK)
         return err;
     *os = 0;
@@ -265,19 +264,15 @@ static trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_done,
     trc_stk *s = &d->stk;
     unsigned oidx = trc_stk_oindex(p, s);
     const trc_pentry oe = s->otab[oidx];
-    uint8_t alpha[TRC_RANK_MAX];
-    unsigned n = s->pk ? trc_stk_oalphabet(&oe, alpha)
-                       : trc_stk_alphabet(&oe, 1, 0, alpha);
-    int pred = !np_done && !is_np(r, alpha, n);
-    if (!pred) {
-        if (!np_done) {
-            uint64_t start = r->pos;
-            get_rank(r, alpha, n);
-            st->kind_bits += r->pos - start;
-        }
-        n = trc_stk_alphabet(&oe, 0, 0, alpha);
+    int npx = s->pk != 0;
+    int pred = !np_done && !is_np(r, &oe, 0, npx);
+    if (!pred && !np_done) {
+        uint64_t start = r->pos;
+        get_sym(r, &oe, 1, 0, npx, 1);
+        st->kind_bits += r->pos - start;
     }
-    trc_error err = get_stack_delta(d, r, &oe, alpha, n, TRC_LD_NONE, delta);
+    trc_error err = get_stack_delta(d, r, &oe, pred, 0, pred && npx,
+                                    TRC_LD_NONE, delta);
     if (err != TRC_OK)
         return err;
     if (pred) {
@@ -299,18 +294,16 @@ static trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
     const trc_params *p = &d->p;
     trc_stats *st = &d->st;
     trc_stk *s = &d->stk;
-    uint8_t alpha[TRC_RANK_MAX];
-    unsigned n;
     *os = 0;
     if (s->pk) {
         unsigned oidx = trc_stk_oindex(p, s);
-        n = trc_stk_oalphabet(&s->otab[oidx], alpha);
-        if (!is_np(r, alpha, n)) {
+        const trc_pentry *oe = &s->otab[oidx];
+        if (!is_np(r, oe, 0, 1)) {
             *os = 1;
             return get_stack2_os(d, r, 0, delta, type, val);
         }
         uint64_t start = r->pos;
-        unsigned fn = (get_rank(r, alpha, n) == SYM_NP) == (s->nc == 1);
+        unsigned fn = (get_sym(r, oe, 1, 0, 1, 1) == SYM_NP) == (s->nc == 1);
         st->kind_bits += r->pos - start;
         s->nc = fn;
         if (!fn) {
@@ -321,12 +314,12 @@ static trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
     unsigned idx = trc_stk_index(p, s);
     const trc_pentry en = s->tab[idx];
     unsigned ld = s->ld;
-    n = trc_stk_alphabet(&en, 1, ld != TRC_LD_NONE, alpha);
-    int pred = !is_np(r, alpha, n);
+    int split = ld != TRC_LD_NONE;
+    int pred = !is_np(r, &en, split, 0);
     unsigned cls = 1;
     if (!pred) {
         uint64_t start = r->pos;
-        get_rank(r, alpha, n);
+        get_sym(r, &en, 1, split, 0, 1);
         cls = get(r, 1) ? 2u + get(r, 1) : 0u;
         st->kind_bits += r->pos - start;
         if (cls == 3) {
@@ -334,9 +327,8 @@ static trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
             s->pk = 0;
             return get_stack2_os(d, r, 0, delta, type, val);
         }
-        n = trc_stk_alphabet(&en, 0, ld != TRC_LD_NONE, alpha);
     }
-    trc_error err = get_stack_delta(d, r, &en, alpha, n, ld, delta);
+    trc_error err = get_stack_delta(d, r, &en, pred, split, 0, ld, delta);
     if (err != TRC_OK)
         return err;
     if (pred) {

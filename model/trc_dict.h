@@ -14,11 +14,20 @@ static inline void trc_dict_reset(trc_dict *d, unsigned nd)
     d->wp = 0;
     for (unsigned i = 0; i < d->size; i++)
         d->entry[i] = i;
+    for (unsigned i = d->size; i < 8u; i++) /* read by trc_dict_find() */
+        d->entry[i] = 0;
 }
 
 /* Returns the lowest address holding key, or d->size (the escape) on a miss. */
 static inline unsigned trc_dict_find(const trc_dict *d, uint32_t key)
 {
+    if (d->size < 8u) { /* ND <= 3: compare all eight at once, no branch */
+        unsigned m = 0;
+        for (unsigned k = 0; k < 8u; k++)
+            m |= (unsigned)(d->entry[k] == key) << k;
+        m &= (1u << d->size) - 1u;
+        return m ? (unsigned)__builtin_ctz(m) : d->size;
+    }
     unsigned a = 0;
     while (a < d->size && d->entry[a] != key)
         a++;
