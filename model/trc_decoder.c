@@ -85,7 +85,7 @@ uint64_t trc_decoder_bit_offset(const trc_decoder *d)
 }
 
 /* Dictionary decoder, mirror of the encoder's put_dict(). */
-static uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned key_w,
+static inline uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned key_w,
                          uint32_t flip, trc_stats *st, int f)
 {
     uint64_t v = peek(r);
@@ -108,7 +108,7 @@ static uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned key_w,
 }
 
 /* Paper timestamp code (z, then the bits below the leading one). */
-static trc_error get_time(const trc_decoder *d, bitr *r, uint32_t *delta)
+static inline trc_error get_time(const trc_decoder *d, bitr *r, uint32_t *delta)
 {
     uint64_t v = peek(r);
     uint32_t z = TOP(v, d->nz);
@@ -143,7 +143,7 @@ static inline unsigned get_sym(bitr *r, const trc_pentry *e, int with_np,
 
 /* Stack mode delta symbol and its payload, mirror of put_stack(); ld is
  * stack mode 2's NEAR phase (TRC_LD_NONE: NEAR carries a direction bit). */
-static trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
+static inline trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
                                  int with_np, int split, int npx, unsigned ld,
                                  uint32_t *delta)
 {
@@ -178,7 +178,7 @@ static trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
 
 /* Whether the next rank code is NP's (or NPX's), as get_sym(). Does not
  * advance. */
-static int is_np(bitr *r, const trc_pentry *e, int split, int npx)
+static inline int is_np(bitr *r, const trc_pentry *e, int split, int npx)
 {
     unsigned sym = get_sym(r, e, 1, split, npx, 0);
     return sym == SYM_NP || sym == SYM_NPX;

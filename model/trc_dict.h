@@ -22,9 +22,14 @@ static inline void trc_dict_reset(trc_dict *d, unsigned nd)
 static inline unsigned trc_dict_find(const trc_dict *d, uint32_t key)
 {
     if (d->size < 8u) { /* ND <= 3: compare all eight at once, no branch */
-        unsigned m = 0;
-        for (unsigned k = 0; k < 8u; k++)
-            m |= (unsigned)(d->entry[k] == key) << k;
+        const uint32_t *e = d->entry;
+        unsigned m = (unsigned)(e[0] == key) | (unsigned)(e[1] == key) << 1 |
+                     (unsigned)(e[2] == key) << 2 |
+                     (unsigned)(e[3] == key) << 3 |
+                     (unsigned)(e[4] == key) << 4 |
+                     (unsigned)(e[5] == key) << 5 |
+                     (unsigned)(e[6] == key) << 6 |
+                     (unsigned)(e[7] == key) << 7;
         m &= (1u << d->size) - 1u;
         return m ? (unsigned)__builtin_ctz(m) : d->size;
     }

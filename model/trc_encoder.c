@@ -99,7 +99,7 @@ static inline void put_time_kind(const trc_encoder *e, bitw *w, uint32_t d,
 }
 
 /* Dictionary coder: hit writes the address, miss the escape and raw key. */
-static void put_dict(bitw *w, trc_dict *d, unsigned nd, uint32_t key,
+static inline void put_dict(bitw *w, trc_dict *d, unsigned nd, uint32_t key,
                      unsigned key_w, uint32_t flip)
 {
     unsigned a = trc_dict_find(d, key);
@@ -128,7 +128,7 @@ static inline void put_sym(bitw *w, const trc_pentry *en, int with_np,
 
 /* A delta symbol's payload: NEAR's direction bit (no phase), the bits
  * below the leading one for a bit length, the paper code for ESC. */
-static void put_payload(const trc_encoder *e, bitw *w, const trc_pentry *en,
+static inline void put_payload(const trc_encoder *e, bitw *w, const trc_pentry *en,
                         unsigned ld, unsigned sym, uint32_t d)
 {
     unsigned bits;

@@ -110,12 +110,12 @@ static inline unsigned trc_stk_index(const trc_params *p, const trc_stk *s)
     uint64_t pflag = s->prev >> p->fid_w;
     uint64_t pfid = s->prev & ((UINT64_C(1) << p->fid_w) - 1u);
     uint64_t v = (top << 1 | pflag) ^ (pfid << 3) ^ (pfid << (p->sk - 2u));
-    /* v has at most FID_W + max(3, SK - 2) bits: a fixed count of folds,
-     * which the branch predictor learns, rather than a stop at v == 0. */
+    /* v has at most FID_W + max(3, SK - 2) bits: as many folds as that
+     * takes, the same for every record, so the branch predictor learns the
+     * loop (a stop at v == 0 varies from record to record). */
     unsigned h = 0, mask = (1u << p->sk) - 1u;
-    unsigned bits = p->fid_w + (p->sk > 5u ? p->sk - 2u : 3u);
-    unsigned folds = (bits + p->sk - 1u) / p->sk;
-    for (unsigned k = 0; k < folds; k++, v >>= p->sk)
+    int left = (int)(p->fid_w + (p->sk > 5u ? p->sk - 2u : 3u));
+    for (; left > 0; left -= (int)p->sk, v >>= p->sk)
         h ^= (unsigned)(v & mask);
     return h;
 }
@@ -215,7 +215,8 @@ static inline unsigned trc_stk_oindex(const trc_params *p, const trc_stk *s)
 {
     uint64_t v = (uint64_t)s->ptype << p->val_w | s->pval;
     unsigned h = 0, mask = (1u << p->so) - 1u;
-    for (; v; v >>= p->so)
+    int left = (int)(p->type_w + p->val_w); /* a fixed count of folds */
+    for (; left > 0; left -= (int)p->so, v >>= p->so)
         h ^= (unsigned)(v & mask);
     return h;
 }
