@@ -8,6 +8,15 @@
 #include "trc_dict.h"
 #include "trc_stack.h"
 
+/* The coders of a record are inlined into trc_encode()'s loop, so that the
+ * bit writer's state stays in registers there rather than going through
+ * memory at every put. */
+#if defined(__GNUC__)
+#define TRC_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define TRC_HOT_INLINE inline
+#endif
+
 /* Bit writer over the caller's buffer. Between flushes acc holds n valid
  * bits (right-aligned); flush() stores 8 bytes at once, whatever n, and
  * keeps the < 8 bits of a partial byte, so one put may carry up to 56 bits.
@@ -147,7 +156,7 @@ static inline void put_payload(const trc_encoder *e, bitw *w, const trc_pentry *
 /* Stack mode (docs/format.md 4.7): a predicted function record is only its
  * delta symbol and payload; anything else is NP, the delta symbol (NP left
  * out of the alphabet) and payload, then the event class and its fields. */
-static void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
+static TRC_HOT_INLINE void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
 {
     const trc_params *p = &e->p;
     trc_stk *s = &e->stk;
@@ -183,7 +192,7 @@ static void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
 /* Stack mode 2, an OS record through the OS context entry: predicted, its
  * delta symbol alone; else NP (after an OS record, the NP of class OS), the
  * delta symbol without NP, the type and value codes. */
-static void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r)
+static TRC_HOT_INLINE void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r)
 {
     const trc_params *p = &e->p;
     trc_stk *s = &e->stk;
@@ -212,7 +221,7 @@ static void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r)
  * entry codes as in stack mode, with the NEAR phase, a dictionary without
  * the exit flip, and the class before the delta symbol; class 11 hands the
  * record to the OS context entry. */
-static void put_stack2(trc_encoder *e, bitw *w, const trc_record *r)
+static TRC_HOT_INLINE void put_stack2(trc_encoder *e, bitw *w, const trc_record *r)
 {
     const trc_params *p = &e->p;
     trc_stk *s = &e->stk;
@@ -255,7 +264,8 @@ static void put_stack2(trc_encoder *e, bitw *w, const trc_record *r)
 }
 
 /* Codes one raw record already checked by trc_raw_check(). */
-static void put_raw(trc_encoder *e, bitw *w, const trc_record *r)
+static TRC_HOT_INLINE void put_raw(trc_encoder *e, bitw *w,
+                                   const trc_record *r)
 {
     const trc_params *p = &e->p;
     if (p->mode == TRC_MODE_STACK) {
@@ -279,6 +289,13 @@ static void put_raw(trc_encoder *e, bitw *w, const trc_record *r)
         pad_to_byte(w);
     if (r->a == TRC_TYPE_SYNC(p))
         reset_dicts(e);
+}
+
+/* put_raw() out of line, for the rare paths (TIME_EXT, lowered records,
+ * markers), which take the writer's address. */
+static void put_raw_rare(trc_encoder *e, bitw *w, const trc_record *r)
+{
+    put_raw(e, w, r);
 }
 
 static bitw writer(const trc_encoder *e, uint8_t *dst)
@@ -327,21 +344,24 @@ trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
             e->pending = trc_time_ext_count(&e->p, r->delta);
             e->in_record = 1;
         }
+        bitw rw = w; /* the rare paths' copy of the writer */
         if (e->pending) {
             uint64_t total = trc_time_ext_count(&e->p, r->delta);
-            while (e->pending && w.pos <= limit) {
+            while (e->pending && rw.pos <= limit) {
                 trc_record ext =
                     trc_time_ext_nth(&e->p, r->delta, total - e->pending);
-                put_raw(e, &w, &ext);
+                put_raw_rare(e, &rw, &ext);
                 e->pending--;
             }
+            w = rw;
             if (e->pending)
                 break; /* out of room: resume this record next call */
             if (w.pos > limit)
                 break;
         }
         trc_record low = trc_lower(&e->p, r);
-        put_raw(e, &w, &low);
+        put_raw_rare(e, &rw, &low);
+        w = rw;
         e->in_record = 0;
     }
     *n_used = i;
@@ -359,7 +379,7 @@ trc_error trc_encode_raw(trc_encoder *e, const trc_record *raw, uint8_t *dst,
     if (err != TRC_OK)
         return err;
     bitw w = writer(e, dst);
-    put_raw(e, &w, raw);
+    put_raw_rare(e, &w, raw);
     writer_done(e, &w, dst_len);
     return TRC_OK;
 }
