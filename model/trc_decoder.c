@@ -9,6 +9,14 @@
 #include "trc_dict.h"
 #include "trc_stack.h"
 
+/* The readers of a record are inlined into trc_decode()'s loop, so that the
+ * bit reader's position stays in a register there. */
+#if defined(__GNUC__)
+#define TRC_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define TRC_HOT_INLINE inline
+#endif
+
 /* Bit reader over src[0..len). Reads past the end return zero bits; the
  * caller detects the overrun from pos > end after a whole record. */
 typedef struct {
@@ -34,7 +42,7 @@ static inline uint64_t load_be64(const uint8_t *s)
 
 /* Returns the 64 bits from the read position, MSB-aligned; at least the top
  * 57 are stream bits (zeros past the end). Does not advance. */
-static inline uint64_t peek(const bitr *r)
+static TRC_HOT_INLINE uint64_t peek(const bitr *r)
 {
     uint64_t byte = r->pos >> 3;
     uint64_t v;
@@ -52,7 +60,7 @@ static inline uint64_t peek(const bitr *r)
 #define TOP(v, n) ((uint32_t)((v) >> (64u - (n))))
 
 /* Returns the next n bits, 1 <= n <= 32, and advances. */
-static inline uint32_t get(bitr *r, unsigned n)
+static TRC_HOT_INLINE uint32_t get(bitr *r, unsigned n)
 {
     uint32_t x = TOP(peek(r), n);
     r->pos += n;
@@ -85,7 +93,7 @@ uint64_t trc_decoder_bit_offset(const trc_decoder *d)
 }
 
 /* Dictionary decoder, mirror of the encoder's put_dict(). */
-static inline uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned key_w,
+static TRC_HOT_INLINE uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned key_w,
                          uint32_t flip, trc_stats *st, int f)
 {
     uint64_t v = peek(r);
@@ -108,7 +116,7 @@ static inline uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned k
 }
 
 /* Paper timestamp code (z, then the bits below the leading one). */
-static inline trc_error get_time(const trc_decoder *d, bitr *r, uint32_t *delta)
+static TRC_HOT_INLINE trc_error get_time(const trc_decoder *d, bitr *r, uint32_t *delta)
 {
     uint64_t v = peek(r);
     uint32_t z = TOP(v, d->nz);
@@ -129,7 +137,7 @@ static inline trc_error get_time(const trc_decoder *d, bitr *r, uint32_t *delta)
 /* The ranked unary code of put_sym(): leading ones, capped at n - 1, in
  * the alphabet trc_stk_alphabet() builds for entry e (npx: with NPX, as
  * trc_stk_oalphabet()). Returns the symbol; advances when adv. */
-static inline unsigned get_sym(bitr *r, const trc_pentry *e, int with_np,
+static TRC_HOT_INLINE unsigned get_sym(bitr *r, const trc_pentry *e, int with_np,
                                int split, int npx, int adv)
 {
     unsigned n = 11u + (unsigned)with_np + (unsigned)split + (unsigned)npx;
@@ -143,7 +151,7 @@ static inline unsigned get_sym(bitr *r, const trc_pentry *e, int with_np,
 
 /* Stack mode delta symbol and its payload, mirror of put_stack(); ld is
  * stack mode 2's NEAR phase (TRC_LD_NONE: NEAR carries a direction bit). */
-static inline trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
+static TRC_HOT_INLINE trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
                                  int with_np, int split, int npx, unsigned ld,
                                  uint32_t *delta)
 {
@@ -178,7 +186,7 @@ static inline trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentr
 
 /* Whether the next rank code is NP's (or NPX's), as get_sym(). Does not
  * advance. */
-static inline int is_np(bitr *r, const trc_pentry *e, int split, int npx)
+static TRC_HOT_INLINE int is_np(bitr *r, const trc_pentry *e, int split, int npx)
 {
     unsigned sym = get_sym(r, e, 1, split, npx, 0);
     return sym == SYM_NP || sym == SYM_NPX;
@@ -186,7 +194,7 @@ static inline int is_np(bitr *r, const trc_pentry *e, int split, int npx)
 
 /* Paper mode: timestamp, kind bit, then the function or type/value codes.
  * Sets *os, then *key (function) or *type and *val (OS). */
-static trc_error get_paper(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
+static TRC_HOT_INLINE trc_error get_paper(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
                            uint32_t *key, uint32_t *type, uint32_t *val)
 {
     const trc_params *p = &d->p;
@@ -210,7 +218,7 @@ static trc_error get_paper(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
 
 /* Stack mode, mirror of the encoder's put_stack(). The NP code and the event
  * class count as kind bits; the delta symbol and payload as timestamp. */
-static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
+static TRC_HOT_INLINE trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
                            uint32_t *key, uint32_t *type, uint32_t *val)
 {
     const trc_params *p = &d->p;
@@ -256,7 +264,7 @@ static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
 
 /* Stack mode 2, an OS record through the OS context entry, mirror of
  * put_stack2_os(); np_done: its NP was read already (step 1). */
-static trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_done,
+static TRC_HOT_INLINE trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_done,
                                uint32_t *delta, uint32_t *type, uint32_t *val)
 {
     const trc_params *p = &d->p;
@@ -288,7 +296,7 @@ static trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_done,
 }
 
 /* Stack mode 2, mirror of the encoder's put_stack2(). */
-static trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
+static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
                             uint32_t *key, uint32_t *type, uint32_t *val)
 {
     const trc_params *p = &d->p;
@@ -347,7 +355,7 @@ static trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
 
 /* Decodes one record. *out is set and 1 returned through *emit when the
  * record is a trace record; reserved ones only move the decoder's state. */
-static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
+static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
                             int *emit)
 {
     const trc_params *p = &d->p;
