@@ -7,8 +7,10 @@
  * codec once, in turn; the best round of each is kept. Every round trip is
  * checked.
  *
- * Usage: trc_bench TRACE.txt [RUNS]. Prints a line for the trace, then one
- * line of key=value figures per codec: paper, stack and stack2 (the model,
+ * Usage: trc_bench TRACE.txt [RUNS [CODEC]]; CODEC runs that codec alone,
+ * "none" none (for instruction counts under valgrind: the difference to
+ * "none" is the codec's). Prints a line for the trace, then one line of
+ * key=value figures per codec: paper, stack and stack2 (the model,
  * paper field widths, trc_params_*() defaults), lz4-1 (an LZ4 frame as
  * `lz4 -1` writes it: 4 MB independent blocks, content checksum) and zstd-1
  * (a frame as `zstd -1` writes it: content size, checksum).
@@ -213,8 +215,8 @@ static int run_zstd(figure *f, ZSTD_CCtx *cc, ZSTD_DCtx *dc,
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: trc_bench TRACE.txt [RUNS]\n");
+    if (argc < 2 || argc > 4) {
+        fprintf(stderr, "usage: trc_bench TRACE.txt [RUNS [CODEC]]\n");
         return 2;
     }
     int runs = argc > 2 ? atoi(argv[2]) : 5;
@@ -255,24 +257,38 @@ int main(int argc, char **argv)
     figure fig[5] = {{"paper", 1e9, 1e9, 0}, {"stack", 1e9, 1e9, 0},
                      {"stack2", 1e9, 1e9, 0}, {"lz4-1", 1e9, 1e9, 0},
                      {"zstd-1", 1e9, 1e9, 0}};
+    int on[5] = {1, 1, 1, 1, 1};
+    if (argc > 3) {
+        int known = !strcmp(argv[3], "none");
+        for (int m = 0; m < 5; m++) {
+            on[m] = !strcmp(argv[3], fig[m].name);
+            known |= on[m];
+        }
+        if (!known) {
+            fprintf(stderr, "trc_bench: unknown codec '%s' (paper, stack, "
+                            "stack2, lz4-1, zstd-1, none)\n", argv[3]);
+            return 2;
+        }
+    }
     for (int k = 0; k < runs; k++) {
         for (int m = 0; m < 3; m++)
-            if (run_trc(&fig[m], &ps[m], in, n, buf, cap, out))
+            if (on[m] && run_trc(&fig[m], &ps[m], in, n, buf, cap, out))
                 return 1;
-        if (run_lz4(&fig[3], bin, blen, buf, cap, back) ||
-            run_zstd(&fig[4], cc, dc, bin, blen, buf, cap, back))
+        if ((on[3] && run_lz4(&fig[3], bin, blen, buf, cap, back)) ||
+            (on[4] && run_zstd(&fig[4], cc, dc, bin, blen, buf, cap, back)))
             return 1;
     }
     printf("trace=%s records=%zu bin_bytes=%zu runs=%d\n", argv[1], n, blen,
            runs);
     for (int m = 0; m < 5; m++)
-        printf("codec=%s bytes=%zu bits_per_record=%.3f enc_mrec_s=%.1f "
-               "dec_mrec_s=%.1f enc_mb_s=%.1f dec_mb_s=%.1f\n",
-               fig[m].name, fig[m].bytes,
-               8.0 * (double)fig[m].bytes / (double)n,
-               (double)n / fig[m].enc / 1e6, (double)n / fig[m].dec / 1e6,
-               (double)blen / fig[m].enc / 1e6,
-               (double)blen / fig[m].dec / 1e6);
+        if (on[m])
+            printf("codec=%s bytes=%zu bits_per_record=%.3f enc_mrec_s=%.1f "
+                   "dec_mrec_s=%.1f enc_mb_s=%.1f dec_mb_s=%.1f\n",
+                   fig[m].name, fig[m].bytes,
+                   8.0 * (double)fig[m].bytes / (double)n,
+                   (double)n / fig[m].enc / 1e6, (double)n / fig[m].dec / 1e6,
+                   (double)blen / fig[m].enc / 1e6,
+                   (double)blen / fig[m].dec / 1e6);
     ZSTD_freeCCtx(cc);
     ZSTD_freeDCtx(dc);
     free(in);
