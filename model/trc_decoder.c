@@ -150,14 +150,15 @@ static TRC_HOT_INLINE unsigned get_sym(bitr *r, const trc_pentry *e, int with_np
 }
 
 /* Stack mode delta symbol and its payload, mirror of put_stack(); ld is
- * stack mode 2's NEAR phase (TRC_LD_NONE: NEAR carries a direction bit). */
-static TRC_HOT_INLINE trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
-                                 int with_np, int split, int npx, unsigned ld,
-                                 uint32_t *delta)
+ * stack mode 2's NEAR phase (TRC_LD_NONE: NEAR carries a direction bit).
+ * get_delta_of() takes a symbol already read from start on (the first
+ * symbol of a record, when it is not NP); get_stack_delta() reads it. */
+static TRC_HOT_INLINE trc_error get_delta_of(trc_decoder *d, bitr *r,
+                                             const trc_pentry *e, unsigned sym,
+                                             uint64_t start, unsigned ld,
+                                             uint32_t *delta)
 {
     const uint32_t dmax = (uint32_t)((UINT64_C(1) << d->p.nt) - 1u);
-    uint64_t start = r->pos;
-    unsigned sym = get_sym(r, e, with_np, split, npx, 1);
     trc_error err = TRC_OK;
     int near = sym == SYM_NEAR || sym == SYM_NEARO;
     d->st.delta_sym[sym == SYM_EQ ? 0 : near ? 1 : sym == SYM_ESC ? 3 : 2]++;
@@ -182,6 +183,17 @@ static TRC_HOT_INLINE trc_error get_stack_delta(trc_decoder *d, bitr *r, const t
     }
     d->st.coded_bits[TRC_F_TIMESTAMP] += r->pos - start;
     return err;
+}
+
+static TRC_HOT_INLINE trc_error get_stack_delta(trc_decoder *d, bitr *r,
+                                                const trc_pentry *e,
+                                                int with_np, int split,
+                                                int npx, unsigned ld,
+                                                uint32_t *delta)
+{
+    uint64_t start = r->pos;
+    unsigned sym = get_sym(r, e, with_np, split, npx, 1);
+    return get_delta_of(d, r, e, sym, start, ld, delta);
 }
 
 /* Whether the next rank code is NP's (or NPX's), as get_sym(). Does not
@@ -226,13 +238,16 @@ static TRC_HOT_INLINE trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *del
     trc_stk *s = &d->stk;
     unsigned idx = trc_stk_index(p, s);
     const trc_pentry en = s->tab[idx];
-    int pred = !is_np(r, &en, 0, 0);
-    if (!pred) {
-        uint64_t start = r->pos;
-        get_sym(r, &en, 1, 0, 0, 1);
+    uint64_t start = r->pos;
+    unsigned sym = get_sym(r, &en, 1, 0, 0, 1);
+    int pred = sym != SYM_NP;
+    trc_error err;
+    if (pred) {
+        err = get_delta_of(d, r, &en, sym, start, TRC_LD_NONE, delta);
+    } else {
         st->kind_bits += r->pos - start;
+        err = get_stack_delta(d, r, &en, 0, 0, 0, TRC_LD_NONE, delta);
     }
-    trc_error err = get_stack_delta(d, r, &en, pred, 0, 0, TRC_LD_NONE, delta);
     if (err != TRC_OK)
         return err;
     *os = 0;
@@ -240,9 +255,9 @@ static TRC_HOT_INLINE trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *del
         *key = en.key;
         st->predicted++;
     } else {
-        uint64_t start = r->pos;
+        uint64_t cstart = r->pos;
         unsigned cls = get(r, 1) ? 2u + get(r, 1) : 0u;
-        st->kind_bits += r->pos - start;
+        st->kind_bits += r->pos - cstart;
         if (cls == 0) {
             *key = (UINT32_C(1) << p->fid_w) | trc_stk_top(s);
             st->top_exits++;
@@ -323,11 +338,11 @@ static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *de
     const trc_pentry en = s->tab[idx];
     unsigned ld = s->ld;
     int split = ld != TRC_LD_NONE;
-    int pred = !is_np(r, &en, split, 0);
+    uint64_t start = r->pos;
+    unsigned sym = get_sym(r, &en, 1, split, 0, 1);
+    int pred = sym != SYM_NP;
     unsigned cls = 1;
     if (!pred) {
-        uint64_t start = r->pos;
-        get_sym(r, &en, 1, split, 0, 1);
         cls = get(r, 1) ? 2u + get(r, 1) : 0u;
         st->kind_bits += r->pos - start;
         if (cls == 3) {
@@ -336,7 +351,8 @@ static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *de
             return get_stack2_os(d, r, 0, delta, type, val);
         }
     }
-    trc_error err = get_stack_delta(d, r, &en, pred, split, 0, ld, delta);
+    trc_error err = pred ? get_delta_of(d, r, &en, sym, start, ld, delta)
+                         : get_stack_delta(d, r, &en, 0, split, 0, ld, delta);
     if (err != TRC_OK)
         return err;
     if (pred) {
