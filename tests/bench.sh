@@ -110,7 +110,7 @@ summary() {
   echo
   echo "## Summary"
   echo
-  echo "Each mode's lowest figures over the six traces of the run above (speed"
+  echo "Each mode's lowest figures over the six sample traces of one run (speed"
   echo "in M records/s of thread CPU time; \"/ lz4 -1\": over lz4 -1's in the"
   echo "same run), against the goal of 150 M records/s encode and decode:"
   echo
