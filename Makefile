@@ -38,7 +38,7 @@ $(B)/trc: $(patsubst %.c,$(B)/rel/%.o,tools/trc.c $(CLI_SRCS)) $(B)/rel/libtrc.a
 $(B)/asan/trc: $(patsubst %.c,$(B)/asan/%.o,tools/trc.c $(CLI_SRCS)) $(B)/asan/libtrc.a
 	$(CC) $(SANFLAGS) $^ $(CLI_LIBS) -o $@
 $(B)/trc_bench: $(B)/rel/tools/trc_bench.o $(B)/rel/libtrc.a
-	$(CC) $(CFLAGS) $^ -o $@
+	$(CC) $(CFLAGS) $^ -llz4 -lzstd -o $@
 
 # Unit tests: tests/unit_*.c, each linked with the library, release and ASan.
 UNIT := $(patsubst tests/%.c,%,$(wildcard tests/unit_*.c))

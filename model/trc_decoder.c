@@ -9,6 +9,14 @@
 #include "trc_dict.h"
 #include "trc_stack.h"
 
+/* The readers of a record are inlined into trc_decode()'s loop, so that the
+ * bit reader's position stays in a register there. */
+#if defined(__GNUC__)
+#define TRC_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define TRC_HOT_INLINE inline
+#endif
+
 /* Bit reader over src[0..len). Reads past the end return zero bits; the
  * caller detects the overrun from pos > end after a whole record. */
 typedef struct {
@@ -34,7 +42,7 @@ static inline uint64_t load_be64(const uint8_t *s)
 
 /* Returns the 64 bits from the read position, MSB-aligned; at least the top
  * 57 are stream bits (zeros past the end). Does not advance. */
-static inline uint64_t peek(const bitr *r)
+static TRC_HOT_INLINE uint64_t peek(const bitr *r)
 {
     uint64_t byte = r->pos >> 3;
     uint64_t v;
@@ -52,7 +60,7 @@ static inline uint64_t peek(const bitr *r)
 #define TOP(v, n) ((uint32_t)((v) >> (64u - (n))))
 
 /* Returns the next n bits, 1 <= n <= 32, and advances. */
-static inline uint32_t get(bitr *r, unsigned n)
+static TRC_HOT_INLINE uint32_t get(bitr *r, unsigned n)
 {
     uint32_t x = TOP(peek(r), n);
     r->pos += n;
@@ -85,7 +93,7 @@ uint64_t trc_decoder_bit_offset(const trc_decoder *d)
 }
 
 /* Dictionary decoder, mirror of the encoder's put_dict(). */
-static uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned key_w,
+static TRC_HOT_INLINE uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned key_w,
                          uint32_t flip, trc_stats *st, int f)
 {
     uint64_t v = peek(r);
@@ -108,7 +116,7 @@ static uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, unsigned key_w,
 }
 
 /* Paper timestamp code (z, then the bits below the leading one). */
-static trc_error get_time(const trc_decoder *d, bitr *r, uint32_t *delta)
+static TRC_HOT_INLINE trc_error get_time(const trc_decoder *d, bitr *r, uint32_t *delta)
 {
     uint64_t v = peek(r);
     uint32_t z = TOP(v, d->nz);
@@ -126,26 +134,31 @@ static trc_error get_time(const trc_decoder *d, bitr *r, uint32_t *delta)
     return TRC_OK;
 }
 
-/* The ranked unary code of put_rank(): leading ones, capped at n - 1. */
-static unsigned get_rank(bitr *r, const uint8_t *alpha, unsigned n)
+/* The ranked unary code of put_sym(): leading ones, capped at n - 1, in
+ * the alphabet trc_stk_alphabet() builds for entry e (npx: with NPX, as
+ * trc_stk_oalphabet()). Returns the symbol; advances when adv. */
+static TRC_HOT_INLINE unsigned get_sym(bitr *r, const trc_pentry *e, int with_np,
+                               int split, int npx, int adv)
 {
+    unsigned n = 11u + (unsigned)with_np + (unsigned)split + (unsigned)npx;
     uint64_t v = peek(r);
     unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
     unsigned i = ones < n - 1u ? ones : n - 1u;
-    unsigned len = i + (i < n - 1u);
-    r->pos += len;
-    return alpha[i];
+    if (adv)
+        r->pos += i + (i < n - 1u);
+    return trc_stk_rank_sym(e, with_np, split, i);
 }
 
 /* Stack mode delta symbol and its payload, mirror of put_stack(); ld is
- * stack mode 2's NEAR phase (TRC_LD_NONE: NEAR carries a direction bit). */
-static trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
-                                 const uint8_t *alpha, unsigned n, unsigned ld,
-                                 uint32_t *delta)
+ * stack mode 2's NEAR phase (TRC_LD_NONE: NEAR carries a direction bit).
+ * get_delta_of() takes a symbol already read from start on (the first
+ * symbol of a record, when it is not NP); get_stack_delta() reads it. */
+static TRC_HOT_INLINE trc_error get_delta_of(trc_decoder *d, bitr *r,
+                                             const trc_pentry *e, unsigned sym,
+                                             uint64_t start, unsigned ld,
+                                             uint32_t *delta)
 {
     const uint32_t dmax = (uint32_t)((UINT64_C(1) << d->p.nt) - 1u);
-    uint64_t start = r->pos;
-    unsigned sym = get_rank(r, alpha, n);
     trc_error err = TRC_OK;
     int near = sym == SYM_NEAR || sym == SYM_NEARO;
     d->st.delta_sym[sym == SYM_EQ ? 0 : near ? 1 : sym == SYM_ESC ? 3 : 2]++;
@@ -172,19 +185,28 @@ static trc_error get_stack_delta(trc_decoder *d, bitr *r, const trc_pentry *e,
     return err;
 }
 
-/* Whether the next rank code is NP's (or NPX's) in alpha[0..n). Does not
- * advance. */
-static int is_np(const bitr *r, const uint8_t *alpha, unsigned n)
+static TRC_HOT_INLINE trc_error get_stack_delta(trc_decoder *d, bitr *r,
+                                                const trc_pentry *e,
+                                                int with_np, int split,
+                                                int npx, unsigned ld,
+                                                uint32_t *delta)
 {
-    uint64_t v = peek(r);
-    unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
-    unsigned i = ones < n - 1u ? ones : n - 1u;
-    return alpha[i] == SYM_NP || alpha[i] == SYM_NPX;
+    uint64_t start = r->pos;
+    unsigned sym = get_sym(r, e, with_np, split, npx, 1);
+    return get_delta_of(d, r, e, sym, start, ld, delta);
+}
+
+/* Whether the next rank code is NP's (or NPX's), as get_sym(). Does not
+ * advance. */
+static TRC_HOT_INLINE int is_np(bitr *r, const trc_pentry *e, int split, int npx)
+{
+    unsigned sym = get_sym(r, e, 1, split, npx, 0);
+    return sym == SYM_NP || sym == SYM_NPX;
 }
 
 /* Paper mode: timestamp, kind bit, then the function or type/value codes.
  * Sets *os, then *key (function) or *type and *val (OS). */
-static trc_error get_paper(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
+static TRC_HOT_INLINE trc_error get_paper(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
                            uint32_t *key, uint32_t *type, uint32_t *val)
 {
     const trc_params *p = &d->p;
@@ -208,7 +230,7 @@ static trc_error get_paper(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
 
 /* Stack mode, mirror of the encoder's put_stack(). The NP code and the event
  * class count as kind bits; the delta symbol and payload as timestamp. */
-static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
+static TRC_HOT_INLINE trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
                            uint32_t *key, uint32_t *type, uint32_t *val)
 {
     const trc_params *p = &d->p;
@@ -216,16 +238,16 @@ static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
     trc_stk *s = &d->stk;
     unsigned idx = trc_stk_index(p, s);
     const trc_pentry en = s->tab[idx];
-    uint8_t alpha[TRC_RANK_MAX];
-    unsigned n = trc_stk_alphabet(&en, 1, 0, alpha);
-    int pred = !is_np(r, alpha, n);
-    if (!pred) {
-        uint64_t start = r->pos;
-        get_rank(r, alpha, n);
+    uint64_t start = r->pos;
+    unsigned sym = get_sym(r, &en, 1, 0, 0, 1);
+    int pred = sym != SYM_NP;
+    trc_error err;
+    if (pred) {
+        err = get_delta_of(d, r, &en, sym, start, TRC_LD_NONE, delta);
+    } else {
         st->kind_bits += r->pos - start;
-        n = trc_stk_alphabet(&en, 0, 0, alpha);
+        err = get_stack_delta(d, r, &en, 0, 0, 0, TRC_LD_NONE, delta);
     }
-    trc_error err = get_stack_delta(d, r, &en, alpha, n, TRC_LD_NONE, delta);
     if (err != TRC_OK)
         return err;
     *os = 0;
@@ -233,9 +255,9 @@ static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
         *key = en.key;
         st->predicted++;
     } else {
-        uint64_t start = r->pos;
+        uint64_t cstart = r->pos;
         unsigned cls = get(r, 1) ? 2u + get(r, 1) : 0u;
-        st->kind_bits += r->pos - start;
+        st->kind_bits += r->pos - cstart;
         if (cls == 0) {
             *key = (UINT32_C(1) << p->fid_w) | trc_stk_top(s);
             st->top_exits++;
@@ -257,7 +279,7 @@ static trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
 
 /* Stack mode 2, an OS record through the OS context entry, mirror of
  * put_stack2_os(); np_done: its NP was read already (step 1). */
-static trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_done,
+static TRC_HOT_INLINE trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_done,
                                uint32_t *delta, uint32_t *type, uint32_t *val)
 {
     const trc_params *p = &d->p;
@@ -265,19 +287,15 @@ static trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_done,
     trc_stk *s = &d->stk;
     unsigned oidx = trc_stk_oindex(p, s);
     const trc_pentry oe = s->otab[oidx];
-    uint8_t alpha[TRC_RANK_MAX];
-    unsigned n = s->pk ? trc_stk_oalphabet(&oe, alpha)
-                       : trc_stk_alphabet(&oe, 1, 0, alpha);
-    int pred = !np_done && !is_np(r, alpha, n);
-    if (!pred) {
-        if (!np_done) {
-            uint64_t start = r->pos;
-            get_rank(r, alpha, n);
-            st->kind_bits += r->pos - start;
-        }
-        n = trc_stk_alphabet(&oe, 0, 0, alpha);
+    int npx = s->pk != 0;
+    int pred = !np_done && !is_np(r, &oe, 0, npx);
+    if (!pred && !np_done) {
+        uint64_t start = r->pos;
+        get_sym(r, &oe, 1, 0, npx, 1);
+        st->kind_bits += r->pos - start;
     }
-    trc_error err = get_stack_delta(d, r, &oe, alpha, n, TRC_LD_NONE, delta);
+    trc_error err = get_stack_delta(d, r, &oe, pred, 0, pred && npx,
+                                    TRC_LD_NONE, delta);
     if (err != TRC_OK)
         return err;
     if (pred) {
@@ -293,24 +311,22 @@ static trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_done,
 }
 
 /* Stack mode 2, mirror of the encoder's put_stack2(). */
-static trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
+static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
                             uint32_t *key, uint32_t *type, uint32_t *val)
 {
     const trc_params *p = &d->p;
     trc_stats *st = &d->st;
     trc_stk *s = &d->stk;
-    uint8_t alpha[TRC_RANK_MAX];
-    unsigned n;
     *os = 0;
     if (s->pk) {
         unsigned oidx = trc_stk_oindex(p, s);
-        n = trc_stk_oalphabet(&s->otab[oidx], alpha);
-        if (!is_np(r, alpha, n)) {
+        const trc_pentry *oe = &s->otab[oidx];
+        if (!is_np(r, oe, 0, 1)) {
             *os = 1;
             return get_stack2_os(d, r, 0, delta, type, val);
         }
         uint64_t start = r->pos;
-        unsigned fn = (get_rank(r, alpha, n) == SYM_NP) == (s->nc == 1);
+        unsigned fn = (get_sym(r, oe, 1, 0, 1, 1) == SYM_NP) == (s->nc == 1);
         st->kind_bits += r->pos - start;
         s->nc = fn;
         if (!fn) {
@@ -321,12 +337,12 @@ static trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
     unsigned idx = trc_stk_index(p, s);
     const trc_pentry en = s->tab[idx];
     unsigned ld = s->ld;
-    n = trc_stk_alphabet(&en, 1, ld != TRC_LD_NONE, alpha);
-    int pred = !is_np(r, alpha, n);
+    int split = ld != TRC_LD_NONE;
+    uint64_t start = r->pos;
+    unsigned sym = get_sym(r, &en, 1, split, 0, 1);
+    int pred = sym != SYM_NP;
     unsigned cls = 1;
     if (!pred) {
-        uint64_t start = r->pos;
-        get_rank(r, alpha, n);
         cls = get(r, 1) ? 2u + get(r, 1) : 0u;
         st->kind_bits += r->pos - start;
         if (cls == 3) {
@@ -334,9 +350,9 @@ static trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
             s->pk = 0;
             return get_stack2_os(d, r, 0, delta, type, val);
         }
-        n = trc_stk_alphabet(&en, 0, ld != TRC_LD_NONE, alpha);
     }
-    trc_error err = get_stack_delta(d, r, &en, alpha, n, ld, delta);
+    trc_error err = pred ? get_delta_of(d, r, &en, sym, start, ld, delta)
+                         : get_stack_delta(d, r, &en, 0, split, 0, ld, delta);
     if (err != TRC_OK)
         return err;
     if (pred) {
@@ -355,7 +371,7 @@ static trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
 
 /* Decodes one record. *out is set and 1 returned through *emit when the
  * record is a trace record; reserved ones only move the decoder's state. */
-static trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
+static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
                             int *emit)
 {
     const trc_params *p = &d->p;

@@ -8,10 +8,20 @@
 #include "trc_dict.h"
 #include "trc_stack.h"
 
+/* The coders of a record are inlined into trc_encode()'s loop, so that the
+ * bit writer's state stays in registers there rather than going through
+ * memory at every put. */
+#if defined(__GNUC__)
+#define TRC_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define TRC_HOT_INLINE inline
+#endif
+
 /* Bit writer over the caller's buffer. Between flushes acc holds n valid
- * bits (right-aligned); flush() stores 8 bytes at once and keeps the < 8 bits
- * of a partial byte, so one put may carry up to 56 bits. The 8-byte store can
- * run past the last whole byte: callers keep TRC_MAX_RECORD_BYTES of room. */
+ * bits (right-aligned); flush() stores 8 bytes at once, whatever n, and
+ * keeps the < 8 bits of a partial byte, so one put may carry up to 56 bits.
+ * The 8-byte store runs past the last whole byte: callers keep
+ * TRC_MAX_RECORD_BYTES of room. */
 typedef struct {
     uint8_t *dst;
     size_t pos;
@@ -25,21 +35,21 @@ static inline void put(bitw *w, uint64_t v, unsigned bits)
     w->n += bits;
 }
 
+/* No branch on n: the bits go MSB-first to dst + pos (n <= 63, so the
+ * two-step shift is defined for n = 0 too), and pos moves by whole bytes. */
 static inline void flush(bitw *w)
 {
-    if (w->n >= 8) {
-        uint64_t x = w->acc << (64u - w->n);
+    uint64_t x = (w->acc << (63u - w->n)) << 1;
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        x = __builtin_bswap64(x);
-        memcpy(w->dst + w->pos, &x, 8);
+    x = __builtin_bswap64(x);
+    memcpy(w->dst + w->pos, &x, 8);
 #else
-        for (int i = 0; i < 8; i++)
-            w->dst[w->pos + (size_t)i] = (uint8_t)(x >> (56 - 8 * i));
+    for (int i = 0; i < 8; i++)
+        w->dst[w->pos + (size_t)i] = (uint8_t)(x >> (56 - 8 * i));
 #endif
-        w->pos += w->n >> 3;
-        w->n &= 7u;
-    }
+    w->pos += w->n >> 3;
+    w->n &= 7u;
 }
 
 static void pad_to_byte(bitw *w)
@@ -98,7 +108,7 @@ static inline void put_time_kind(const trc_encoder *e, bitw *w, uint32_t d,
 }
 
 /* Dictionary coder: hit writes the address, miss the escape and raw key. */
-static void put_dict(bitw *w, trc_dict *d, unsigned nd, uint32_t key,
+static inline void put_dict(bitw *w, trc_dict *d, unsigned nd, uint32_t key,
                      unsigned key_w, uint32_t flip)
 {
     unsigned a = trc_dict_find(d, key);
@@ -113,23 +123,21 @@ static void put_dict(bitw *w, trc_dict *d, unsigned nd, uint32_t key,
 }
 
 /* Ranked unary code: rank i of an n-symbol alphabet is i ones and a zero,
- * the last rank only its n - 1 ones. */
-static inline void put_rank(bitw *w, const uint8_t *alpha, unsigned n,
-                            unsigned sym)
+ * the last rank only its n - 1 ones. The alphabet is trc_stk_alphabet()'s
+ * for entry en (npx: trc_stk_oalphabet()'s). */
+static inline void put_sym(bitw *w, const trc_pentry *en, int with_np,
+                           int split, int npx, unsigned sym)
 {
-    unsigned i = 0;
-    while (alpha[i] != sym)
-        i++;
-    if (i + 1u == n)
-        put(w, (UINT64_C(1) << i) - 1u, i);
-    else
-        put(w, ((UINT64_C(1) << i) - 1u) << 1, i + 1u);
+    unsigned n = 11u + (unsigned)with_np + (unsigned)split + (unsigned)npx;
+    unsigned i = trc_stk_rank(en, with_np, split, sym);
+    unsigned last = i + 1u == n;
+    put(w, ((UINT64_C(1) << i) - 1u) << (1u - last), i + 1u - last);
     flush(w);
 }
 
 /* A delta symbol's payload: NEAR's direction bit (no phase), the bits
  * below the leading one for a bit length, the paper code for ESC. */
-static void put_payload(const trc_encoder *e, bitw *w, const trc_pentry *en,
+static inline void put_payload(const trc_encoder *e, bitw *w, const trc_pentry *en,
                         unsigned ld, unsigned sym, uint32_t d)
 {
     unsigned bits;
@@ -148,7 +156,7 @@ static void put_payload(const trc_encoder *e, bitw *w, const trc_pentry *en,
 /* Stack mode (docs/format.md 4.7): a predicted function record is only its
  * delta symbol and payload; anything else is NP, the delta symbol (NP left
  * out of the alphabet) and payload, then the event class and its fields. */
-static void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
+static TRC_HOT_INLINE void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
 {
     const trc_params *p = &e->p;
     trc_stk *s = &e->stk;
@@ -158,14 +166,10 @@ static void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
     int fn = r->kind != TRC_OS;
     uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;
     int pred = fn && key == en.key;
-    uint8_t alpha[TRC_RANK_MAX];
-    unsigned n = trc_stk_alphabet(&en, 1, 0, alpha);
-    if (!pred) {
-        put_rank(w, alpha, n, SYM_NP);
-        n = trc_stk_alphabet(&en, 0, 0, alpha);
-    }
+    if (!pred)
+        put_sym(w, &en, 1, 0, 0, SYM_NP);
     unsigned sym = trc_stk_symbol(&en, d, TRC_LD_NONE);
-    put_rank(w, alpha, n, sym);
+    put_sym(w, &en, pred, 0, 0, sym);
     put_payload(e, w, &en, TRC_LD_NONE, sym, d);
     if (!pred) {
         if (r->kind == TRC_EXIT && r->a == trc_stk_top(s)) {
@@ -188,7 +192,7 @@ static void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
 /* Stack mode 2, an OS record through the OS context entry: predicted, its
  * delta symbol alone; else NP (after an OS record, the NP of class OS), the
  * delta symbol without NP, the type and value codes. */
-static void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r)
+static TRC_HOT_INLINE void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r)
 {
     const trc_params *p = &e->p;
     trc_stk *s = &e->stk;
@@ -196,16 +200,13 @@ static void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r)
     const trc_pentry oe = s->otab[oidx];
     uint32_t d = (uint32_t)r->delta;
     int pred = r->a == oe.key && r->b == oe.val;
-    uint8_t alpha[TRC_RANK_MAX];
-    unsigned n = s->pk ? trc_stk_oalphabet(&oe, alpha)
-                       : trc_stk_alphabet(&oe, 1, 0, alpha);
     if (!pred) {
-        put_rank(w, alpha, n, !s->pk || s->nc == 0 ? SYM_NP : SYM_NPX);
+        put_sym(w, &oe, 1, 0, s->pk != 0,
+                !s->pk || s->nc == 0 ? SYM_NP : SYM_NPX);
         s->nc = s->pk ? 0 : s->nc;
-        n = trc_stk_alphabet(&oe, 0, 0, alpha);
     }
     unsigned sym = trc_stk_symbol(&oe, d, TRC_LD_NONE);
-    put_rank(w, alpha, n, sym);
+    put_sym(w, &oe, pred, 0, pred && s->pk, sym);
     put_payload(e, w, &oe, TRC_LD_NONE, sym, d);
     if (!pred) {
         put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
@@ -220,21 +221,18 @@ static void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r)
  * entry codes as in stack mode, with the NEAR phase, a dictionary without
  * the exit flip, and the class before the delta symbol; class 11 hands the
  * record to the OS context entry. */
-static void put_stack2(trc_encoder *e, bitw *w, const trc_record *r)
+static TRC_HOT_INLINE void put_stack2(trc_encoder *e, bitw *w, const trc_record *r)
 {
     const trc_params *p = &e->p;
     trc_stk *s = &e->stk;
     int fn = r->kind != TRC_OS;
-    uint8_t alpha[TRC_RANK_MAX];
-    unsigned n;
     if (s->pk) {
         if (!fn) {
             put_stack2_os(e, w, r);
             return;
         }
         unsigned oidx = trc_stk_oindex(p, s);
-        n = trc_stk_oalphabet(&s->otab[oidx], alpha);
-        put_rank(w, alpha, n, s->nc == 1 ? SYM_NP : SYM_NPX);
+        put_sym(w, &s->otab[oidx], 1, 0, 1, s->nc == 1 ? SYM_NP : SYM_NPX);
         s->nc = 1;
     }
     unsigned idx = trc_stk_index(p, s);
@@ -243,9 +241,8 @@ static void put_stack2(trc_encoder *e, bitw *w, const trc_record *r)
     uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;
     int pred = fn && key == en.key;
     int split = s->ld != TRC_LD_NONE;
-    n = trc_stk_alphabet(&en, 1, split, alpha);
     if (!pred) {
-        put_rank(w, alpha, n, SYM_NP);
+        put_sym(w, &en, 1, split, 0, SYM_NP);
         if (!fn) {
             put(w, 3, 2);
             put_stack2_os(e, w, r);
@@ -253,22 +250,22 @@ static void put_stack2(trc_encoder *e, bitw *w, const trc_record *r)
         }
         int top = r->kind == TRC_EXIT && r->a == trc_stk_top(s);
         put(w, top ? 0u : 2u, top ? 1u : 2u);
-        n = trc_stk_alphabet(&en, 0, split, alpha);
         unsigned sym = trc_stk_symbol(&en, d, s->ld);
-        put_rank(w, alpha, n, sym);
+        put_sym(w, &en, 0, split, 0, sym);
         put_payload(e, w, &en, s->ld, sym, d);
         if (!top)
             put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u, 0);
     } else {
         unsigned sym = trc_stk_symbol(&en, d, s->ld);
-        put_rank(w, alpha, n, sym);
+        put_sym(w, &en, 1, split, 0, sym);
         put_payload(e, w, &en, s->ld, sym, d);
     }
     trc_stk_update(p, s, idx, key, d, pred);
 }
 
 /* Codes one raw record already checked by trc_raw_check(). */
-static void put_raw(trc_encoder *e, bitw *w, const trc_record *r)
+static TRC_HOT_INLINE void put_raw(trc_encoder *e, bitw *w,
+                                   const trc_record *r)
 {
     const trc_params *p = &e->p;
     if (p->mode == TRC_MODE_STACK) {
@@ -292,6 +289,13 @@ static void put_raw(trc_encoder *e, bitw *w, const trc_record *r)
         pad_to_byte(w);
     if (r->a == TRC_TYPE_SYNC(p))
         reset_dicts(e);
+}
+
+/* put_raw() out of line, for the rare paths (TIME_EXT, lowered records,
+ * markers), which take the writer's address. */
+static void put_raw_rare(trc_encoder *e, bitw *w, const trc_record *r)
+{
+    put_raw(e, w, r);
 }
 
 static bitw writer(const trc_encoder *e, uint8_t *dst)
@@ -340,21 +344,24 @@ trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
             e->pending = trc_time_ext_count(&e->p, r->delta);
             e->in_record = 1;
         }
+        bitw rw = w; /* the rare paths' copy of the writer */
         if (e->pending) {
             uint64_t total = trc_time_ext_count(&e->p, r->delta);
-            while (e->pending && w.pos <= limit) {
+            while (e->pending && rw.pos <= limit) {
                 trc_record ext =
                     trc_time_ext_nth(&e->p, r->delta, total - e->pending);
-                put_raw(e, &w, &ext);
+                put_raw_rare(e, &rw, &ext);
                 e->pending--;
             }
+            w = rw;
             if (e->pending)
                 break; /* out of room: resume this record next call */
             if (w.pos > limit)
                 break;
         }
         trc_record low = trc_lower(&e->p, r);
-        put_raw(e, &w, &low);
+        put_raw_rare(e, &rw, &low);
+        w = rw;
         e->in_record = 0;
     }
     *n_used = i;
@@ -372,7 +379,7 @@ trc_error trc_encode_raw(trc_encoder *e, const trc_record *raw, uint8_t *dst,
     if (err != TRC_OK)
         return err;
     bitw w = writer(e, dst);
-    put_raw(e, &w, raw);
+    put_raw_rare(e, &w, raw);
     writer_done(e, &w, dst_len);
     return TRC_OK;
 }

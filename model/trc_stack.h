@@ -53,6 +53,51 @@ static inline unsigned trc_stk_alphabet(const trc_pentry *e, int with_np,
     return n;
 }
 
+/* Each symbol's place in trc_sym_order[m] (the order's own ten symbols). */
+static const uint8_t trc_sym_pos[2][SYM_NP] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9},
+    {6, 7, 0, 1, 2, 3, 4, 5, 8, 9},
+};
+
+/* The rank of sym in the alphabet trc_stk_alphabet() builds (npx: with
+ * NPX after ESC, as trc_stk_oalphabet()), without building it: NP sits
+ * before the order's element np_rank, NEARO right after NEAR. */
+static inline unsigned trc_stk_rank(const trc_pentry *e, int with_np,
+                                    int split, unsigned sym)
+{
+    unsigned r = !e->h ? 1u : e->m ? 8u : 3u;   /* NP's place in the order */
+    unsigned q = trc_sym_pos[e->m][SYM_NEAR];    /* NEAR's */
+    unsigned n = 11u + (unsigned)!!with_np + (unsigned)!!split;
+    if (sym < SYM_NP) {
+        unsigned k = trc_sym_pos[e->m][sym];
+        return k + (unsigned)(with_np && k >= r) + (unsigned)(split && k > q);
+    }
+    if (sym == SYM_NP)
+        return r + (unsigned)(split && q < r);
+    if (sym == SYM_NEARO)
+        return q + 1u + (unsigned)(with_np && r <= q);
+    return sym == SYM_ESC ? n - 1u : n; /* NPX */
+}
+
+/* The symbol of rank i in the same alphabet (i below its length). */
+static inline unsigned trc_stk_rank_sym(const trc_pentry *e, int with_np,
+                                        int split, unsigned i)
+{
+    unsigned r = !e->h ? 1u : e->m ? 8u : 3u;
+    unsigned q = trc_sym_pos[e->m][SYM_NEAR];
+    unsigned n = 11u + (unsigned)!!with_np + (unsigned)!!split;
+    unsigned np = r + (unsigned)(split && q < r);
+    unsigned nearo = q + 1u + (unsigned)(with_np && r <= q);
+    if (i + 1u >= n)
+        return i + 1u == n ? SYM_ESC : SYM_NPX;
+    if (with_np && i == np)
+        return SYM_NP;
+    if (split && i == nearo)
+        return SYM_NEARO;
+    return trc_sym_order[e->m][i - (unsigned)(with_np && i > np) -
+                               (unsigned)(split && i > nearo)];
+}
+
 static inline unsigned trc_bitlen(uint32_t x)
 {
     return x ? 32u - (unsigned)__builtin_clz(x) : 0u;
@@ -65,8 +110,12 @@ static inline unsigned trc_stk_index(const trc_params *p, const trc_stk *s)
     uint64_t pflag = s->prev >> p->fid_w;
     uint64_t pfid = s->prev & ((UINT64_C(1) << p->fid_w) - 1u);
     uint64_t v = (top << 1 | pflag) ^ (pfid << 3) ^ (pfid << (p->sk - 2u));
+    /* v has at most FID_W + max(3, SK - 2) bits: as many folds as that
+     * takes, the same for every record, so the branch predictor learns the
+     * loop (a stop at v == 0 varies from record to record). */
     unsigned h = 0, mask = (1u << p->sk) - 1u;
-    for (; v; v >>= p->sk)
+    int left = (int)(p->fid_w + (p->sk > 5u ? p->sk - 2u : 3u));
+    for (; left > 0; left -= (int)p->sk, v >>= p->sk)
         h ^= (unsigned)(v & mask);
     return h;
 }
@@ -117,12 +166,10 @@ static inline unsigned trc_stk_symbol(const trc_pentry *e, uint32_t d,
             return SYM_NEAR;
         return (d > e->pd) == (ld == TRC_LD_DOWN) ? SYM_NEAR : SYM_NEARO;
     }
-    int j = (int)trc_bitlen(d) - (int)e->kb;
-    if (d && j >= -3 && j <= 4)
-        for (unsigned s = SYM_L0; s <= SYM_LP4; s++)
-            if (trc_sym_j[s] == j)
-                return s;
-    return SYM_ESC;
+    static const uint8_t sym_of_j[8] = {SYM_LM3, SYM_LM2, SYM_LM1, SYM_L0,
+                                        SYM_LP1, SYM_LP2, SYM_LP3, SYM_LP4};
+    unsigned j3 = trc_bitlen(d) + 3u - e->kb; /* j + 3, wraps below -3 */
+    return d && j3 < 8u ? sym_of_j[j3] : SYM_ESC;
 }
 
 /* The delta prediction fields of an entry after a record with delta d. */
@@ -168,7 +215,8 @@ static inline unsigned trc_stk_oindex(const trc_params *p, const trc_stk *s)
 {
     uint64_t v = (uint64_t)s->ptype << p->val_w | s->pval;
     unsigned h = 0, mask = (1u << p->so) - 1u;
-    for (; v; v >>= p->so)
+    int left = (int)(p->type_w + p->val_w); /* a fixed count of folds */
+    for (; left > 0; left -= (int)p->so, v >>= p->so)
         h ^= (unsigned)(v & mask);
     return h;
 }

@@ -34,6 +34,8 @@ fi
 # liblzma and libzstd: the trc command line reads .xz and .zst inputs
 [ -f /usr/include/lzma.h ] || missing+=(liblzma-dev)
 [ -f /usr/include/zstd.h ] || missing+=(libzstd-dev)
+# liblz4: trc_bench runs lz4 -1 in its own process, beside the model
+[ -f /usr/include/lz4.h ] || missing+=(liblz4-dev)
 
 # the PicoRV32 firmware's C library (soc/): a header, not a command
 [ -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ] \
