@@ -256,6 +256,12 @@ module trc_dictm #(
             s1_q  <= ba_q == bl_q;
         end
         if (rst) begin
+            // no record in A after a reset: a stale select would give the
+            // bubble in K a match, and with FLIP it would flip that entry
+            sel_q <= 1'b0;
+            val_q <= {N{1'b0}};
+        end
+        if (rst) begin
             {ul_q, sl_q, ua_q, sa_q, uk_q, sk_q} <= 6'd0;
             {clr_q, clr2_q, s23_q} <= 3'b111;
             e_q   <= {N{1'b0}};

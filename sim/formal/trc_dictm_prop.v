@@ -40,22 +40,17 @@ module trc_dictm_prop #(
         .upd_in(upd_in), .clr_in(clr_in), .hit(hit), .code(code)
     );
 
-    // Reset as the coder gives it: at least two clocks, and adv high in
-    // every reset clock after the first (the packer's adv_q is set by rst).
-    // Without this, one reset clock with adv low in it leaves stage A's
-    // select flags (sel_q, val_q: datapath, not reset) from before the
-    // reset, and with FLIP a bubble record then flips an entry.
+    // The run starts in reset; after it, reset may come at any clock and
+    // last any number of clocks (one clock included), with adv high in the
+    // clock after it (the packer's adv_q is set by rst).
     reg init_q = 1'b1;
-    reg rst1_q = 1'b0, rst2_q = 1'b0;
+    reg rst1_q = 1'b0;
     always @(posedge clk) begin
         init_q <= 1'b0;
         rst1_q <= rst;
-        rst2_q <= rst1_q;
     end
     always @* begin
         if (init_q)
-            assume (rst);
-        if (rst1_q && !rst2_q)
             assume (rst);
         if (rst1_q)
             assume (adv);
