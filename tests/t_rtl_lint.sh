@@ -31,14 +31,16 @@ declare -A SETS=(
   [ltiny]="-GLEAN=1 -GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1"
   [lwide32]="-GLEAN=1 -GNT=32 -GTYPE_W=16 -GVAL_W=32 -GND_V=8"
 )
+# (two at a time: each is one Verilator process on one core)
+: > "$W/jobs"
 for s in paper nd2 nd4 nt16 fid8 wide tiny stack swide stiny s2 s2wide s2tiny \
          lpaper lwide ltiny lwide32; do
   for w in 8 16 32 64; do
-    t "lint verilator trc_enc $s OUT_W=$w" \
-      verilator --lint-only -Wall +define+TRC_ASSERT $VLT ${SETS[$s]} -GOUT_W=$w \
-      --top-module trc_enc $V_V
+    printf '%s|%s\n' "lint verilator trc_enc $s OUT_W=$w" "verilator --lint-only -Wall \
++define+TRC_ASSERT $VLT ${SETS[$s]} -GOUT_W=$w --top-module trc_enc $V_V" >> "$W/jobs"
   done
 done
+run_jobs "$W/jobs" "Verilator lints of trc_enc"
 t "lint verilator trc_core paper" \
   verilator --lint-only -Wall +define+TRC_ASSERT $VLT --top-module trc_core $V_V
 t "lint verilator trc_core NT=12 PRESCALE=3 OUT_W=8" \
