@@ -516,6 +516,10 @@ typedef struct {
  */
 trc_error trc_writer_init(trc_writer *w, const trc_params *p, unsigned form,
                           uint64_t sync_every, trc_write_fn fn, void *ctx);
+/* Makes the stream a checked one (format.md 4.10; a container gets flag
+ * bit 4). Call it right after init. TRC_ERR_PARAM for text or several
+ * CPUs. */
+trc_error trc_writer_set_check(trc_writer *w);
 /* Text form only: writes line (a '#' comment, newline included) before the
  * records; the stream forms have no place for it and ignore it. */
 trc_error trc_writer_comment(trc_writer *w, const char *line);

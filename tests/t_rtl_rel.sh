@@ -166,7 +166,7 @@ for set in cpaperf ctinyf clpaperf; do
   for w in 8 64; do
     seed=$((seed + 1))
     job "+enc $set w$w bit errors on m_axis: every one caught" "$S/enc_$set/Vtrc_sim_enc $tr \
-      --records 1000 --out-w $w --stall-out 0.2 --end-every 333 --inject 400 --seed $seed"
+      --records 1000 --out-w $w --stall-out 0.2 --end-every 333 --inject 4000 --seed $seed"
   done
 done
 
