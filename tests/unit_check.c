@@ -267,12 +267,64 @@ static void test_container_flag(void)
           "container_checked_and_framed_read_rejected");
 }
 
+/* trc_writer_set_check: the container's flag, and the same bytes as an
+ * encoder with check set. */
+static uint8_t wbuf[1 << 16];
+static size_t wlen;
+static int wput(void *ctx, const uint8_t *b, size_t n)
+{
+    (void)ctx;
+    if (wlen + n > sizeof wbuf)
+        return 1;
+    memcpy(wbuf + wlen, b, n);
+    wlen += n;
+    return 0;
+}
+
+static void test_writer(void)
+{
+    static trc_writer w;
+    static uint8_t s[1 << 16];
+    trc_params p = trc_params_paper();
+    int ok = trc_writer_init(&w, &p, TRC_FORM_CONTAINER, 97, wput, NULL) == TRC_OK &&
+             trc_writer_set_check(&w) == TRC_OK;
+    rng_state = 5;
+    for (int i = 0; i < 1000 && ok; i++) {
+        trc_record r = {rnd() % 50u, (uint32_t)(rnd() % 9u), 0, (unsigned)(rnd() % 2u)};
+        ok &= trc_writer_put(&w, &r) == TRC_OK;
+    }
+    ok &= trc_writer_finish(&w) == TRC_OK;
+    /* the same records through an encoder with check set */
+    trc_encoder e;
+    trc_encoder_init(&e, &p);
+    e.check = 1;
+    size_t at = 0, used, len;
+    rng_state = 5;
+    for (int i = 0; i < 1000; i++) {
+        trc_record r = {rnd() % 50u, (uint32_t)(rnd() % 9u), 0, (unsigned)(rnd() % 2u)};
+        trc_encode(&e, &r, 1, &used, s + at, sizeof s - at, &len);
+        at += len;
+        if ((i + 1) % 97 == 0 && i + 1 < 1000) {
+            trc_encode_sync(&e, s + at, sizeof s - at, &len);
+            at += len;
+        }
+    }
+    trc_encode_end(&e, s + at, sizeof s - at, &len);
+    at += len;
+    ok &= wlen == TRC_HEADER_BYTES + at && wbuf[13] == TRC_FLAG_CHECKED &&
+          !memcmp(wbuf + TRC_HEADER_BYTES, s, at);
+    check(ok, "writer_checked_container");
+    trc_writer_init(&w, &p, TRC_FORM_TEXT, 0, wput, NULL);
+    check(trc_writer_set_check(&w) == TRC_ERR_PARAM, "writer_check_not_for_text");
+}
+
 int main(void)
 {
     test_crc();
     test_worked_example();
     test_streams();
     test_container_flag();
+    test_writer();
     if (failures)
         fprintf(stderr, "unit_check: %d checks failed\n", failures);
     return failures != 0;
