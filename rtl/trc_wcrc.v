@@ -9,6 +9,7 @@
 // Parameters:
 //   OUT_W - word width: 8, 16, 32 or 64
 `default_nettype none
+`include "trc_format.vh"
 
 module trc_wcrc #(
     parameter OUT_W = 64
@@ -35,10 +36,11 @@ module trc_wcrc #(
     localparam NCW = W >= 4 ? 1 : 4 / W;   // words of a check word (W < 8)
     localparam CW  = NCW > 1 ? $clog2(NCW) : 1;
 
+    // ---- parameter check (trc_format.vh): stops every tool
     generate
-        if (OUT_W != 8 && OUT_W != 16 && OUT_W != 32 && OUT_W != 64) begin : g_bad_out_w
-            initial $fatal(1, "%m: trc_wcrc: OUT_W must be 8, 16, 32 or 64");
-        end
+        `TRC_PARAM_CHECK(OUT_W == 8 || OUT_W == 16 || OUT_W == 32 || OUT_W == 64,
+                         g_bad_out_w, trc_bad_param_OUT_W,
+                         "trc_wcrc: OUT_W must be 8, 16, 32 or 64")
     endgenerate
 
     // CRC-32 register after the bytes of d, the first byte in d's top bits
