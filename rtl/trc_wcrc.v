@@ -43,9 +43,9 @@ module trc_wcrc #(
                          "trc_wcrc: OUT_W must be 8, 16, 32 or 64")
     endgenerate
 
-    // CRC-32 register after the bytes of d, the first byte in d's top bits
-    // (reflected: each byte enters least significant bit first). Constant
-    // loops: synthesis makes them an XOR network.
+    // CRC-32 register after the first nb bytes of d, the first byte in d's
+    // top bits (reflected: each byte enters least significant bit first).
+    // Used at elaboration only, for the masks below.
     function automatic [31:0] crc_step(input [31:0] c, input [63:0] d, input integer nb);
         integer i, k;
         reg [31:0] r;
@@ -56,6 +56,32 @@ module trc_wcrc #(
                     for (k = 0; k < 8; k = k + 1)
                         r = (r[0] ^ d[56 - 8 * i + k]) ? ((r >> 1) ^ 32'hEDB88320) : (r >> 1);
             crc_step = r;
+        end
+    endfunction
+
+    // The step is linear: bit j of the next register is the XOR of the
+    // register bits in mask_c and the data bits in mask_d.
+    function automatic [31:0] mask_c(input integer j, input integer nb);
+        integer i;
+        reg [31:0] m, r;
+        begin
+            for (i = 0; i < 32; i = i + 1) begin
+                r = crc_step(32'd1 << i, 64'd0, nb);
+                m[i] = |(r & (32'd1 << j));
+            end
+            mask_c = m;
+        end
+    endfunction
+    function automatic [63:0] mask_d(input integer j, input integer nb);
+        integer k;
+        reg [63:0] m;
+        reg [31:0] r;
+        begin
+            for (k = 0; k < 64; k = k + 1) begin
+                r = crc_step(32'd0, 64'd1 << k, nb);
+                m[k] = |(r & (32'd1 << j));
+            end
+            mask_d = m;
         end
     endfunction
 
@@ -76,6 +102,23 @@ module trc_wcrc #(
 
     wire         load = !valid_q || m_axis_tready;
     wire [63:0]  s64  = {s_axis_tdata, {(64 - OUT_W){1'b0}}};
+    // the CRC steps, each output bit a balanced XOR of masked bits: a word
+    // (c_w), a zero word (c_zw), and at OUT_W = 64 the word's first 4 bytes
+    // (c_4) and 4 zero bytes (c_z4)
+    wire [31:0]  c_w, c_zw, c_4, c_z4;
+    genvar j;
+    generate
+        for (j = 0; j < 32; j = j + 1) begin : g_crc
+            localparam [31:0] MCW = mask_c(j, W);
+            localparam [63:0] MDW = mask_d(j, W);
+            localparam [31:0] MC4 = mask_c(j, 4);
+            localparam [63:0] MD4 = mask_d(j, 4);
+            assign c_zw[j] = ^(crc_q & MCW);
+            assign c_w[j]  = c_zw[j] ^ (^(s64 & MDW));
+            assign c_z4[j] = ^(crc_q & MC4);
+            assign c_4[j]  = c_z4[j] ^ (^(s64 & MD4));
+        end
+    endgenerate
     wire [31:0]  chk  = word_le(crc_q);
     localparam integer HALFI  = NPW / 2;
     localparam integer CLASTI = NCW - 1;
@@ -84,8 +127,8 @@ module trc_wcrc #(
     localparam KI = W >= 2 ? W / 2 - 1 : 0; // tkeep bit of stream byte 4 (OUT_W = 64)
     // OUT_W = 64: a tlast word of 4 bytes or fewer with the check word in its
     // low half; after a longer one, 4 zero bytes and the check word
-    wire [63:0] merged  = {s64[63:32], word_le(crc_step(crc_q, s64, 4))};
-    wire [63:0] zchk    = {32'd0, word_le(crc_step(crc_q, 64'd0, 4))};
+    wire [63:0] merged  = {s64[63:32], word_le(c_4)};
+    wire [63:0] zchk    = {32'd0, word_le(c_z4)};
     // OUT_W < 64: word cix_q of the check word
     wire [63:0] chk_sh  = {chk, 32'd0} >> (64 - OUT_W - W * 8 * cix_q);
     wire        unused_bits = ^{merged, zchk, chk_sh}; // each width uses a part
@@ -107,7 +150,7 @@ module trc_wcrc #(
                         valid_d = 1'b1;
                         data_d  = s_axis_tdata;
                         last_d  = 1'b0;
-                        crc_d   = crc_step(crc_q, s64, W);
+                        crc_d   = c_w;
                         pos_d   = NPW > 1 ? pos_q + 1'b1 : pos_q;
                         if (s_axis_tlast) begin
                             if (OUT_W == 64) begin
@@ -129,7 +172,7 @@ module trc_wcrc #(
                     valid_d = 1'b1;
                     data_d  = {OUT_W{1'b0}};
                     last_d  = 1'b0;
-                    crc_d   = crc_step(crc_q, 64'd0, W);
+                    crc_d   = c_zw;
                     pos_d   = NPW > 1 ? pos_q + 1'b1 : pos_q;
                     if (pos_q + 1'b1 == HALF)
                         st_d = ST_CHK;
