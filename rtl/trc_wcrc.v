@@ -3,9 +3,9 @@
 // which ends with END or SYNC): zero bytes up to 4 modulo 8 bytes of the
 // unit, then the unit's CRC-32 (IEEE 802.3, as zlib), least significant
 // byte first; the last word of the check word carries tlast. Every output
-// word is full (tkeep all ones). Line rate: one word a clock, plus at most
-// 8 / (OUT_W / 8) words per unit (one at OUT_W = 64 when the tlast word has
-// more than 4 bytes, none when it has 4 or fewer).
+// word is full (tkeep all ones). Line rate: one word a clock, plus the
+// words of a unit's zeros and CRC, at most 11 bytes (at OUT_W = 64 one word
+// when the tlast word has more than 4 bytes, none when it has 4 or fewer).
 // Parameters:
 //   OUT_W - word width: 8, 16, 32 or 64
 `default_nettype none
