@@ -78,6 +78,11 @@ DESIGNS = {d.name: d for d in [
     Design("trc_enc_w64", "trc_enc", 0, TRC_RTL, dict(PAPER, OUT_W=64),
            "trc_enc, paper params, OUT_W=64",
            _trc_perf("enc_paper", 64, "trc_w64_records_per_clock"), color="#08589e"),
+    # checked streams (docs/format.md 4.10): the same encoders with trc_wcrc
+    Design("trc_enc_w64_chk", "trc_enc", 0, TRC_RTL, dict(PAPER, OUT_W=64, CHECK=1),
+           "trc_enc CHECK=1 (a CRC-32 per unit), paper params, OUT_W=64"),
+    Design("trc_lean_w8_chk", "trc_enc", 0, TRC_RTL, dict(PAPER, OUT_W=8, LEAN=1, CHECK=1),
+           "trc_enc LEAN=1 CHECK=1 (the lean encoder, a CRC-32 per unit), OUT_W=8"),
     Design("trc_lean_w8", "trc_enc", 0, TRC_RTL, dict(PAPER, OUT_W=8, LEAN=1),
            "trc_enc LEAN=1 (the lean encoder), paper params, OUT_W=8",
            _trc_perf("enc_lpaper", 8, "trc_lean_w8_records_per_clock"),

@@ -147,7 +147,7 @@ trc_record trc_lower(const trc_params *p, const trc_record *r);
 
 #define TRC_DICT_MAX 255 /* 2^8 - 1 entries */
 /* Bytes one raw record can produce at most, with any parameters. */
-#define TRC_MAX_RECORD_BYTES 24
+#define TRC_MAX_RECORD_BYTES 40 /* with a checked stream's zeros and CRC */
 
 typedef struct {
     uint32_t entry[TRC_DICT_MAX];
@@ -188,6 +188,10 @@ typedef struct {
     unsigned nacc;    /* number of pending bits, < 8 between calls */
     uint64_t pending; /* TIME_EXT records still owed to the current record */
     int in_record;    /* 1 while pending is valid */
+    int check;        /* set to 1 after init: a checked stream (format.md
+                         4.10), each END and SYNC closed by a CRC-32 */
+    uint32_t ucrc;    /* checked streams: CRC-32 of the unit so far */
+    uint64_t ubytes;  /* ... and its length in bytes */
 } trc_encoder;
 
 /* Sets the encoder to the reset state. Returns TRC_ERR_PARAM on bad params. */
@@ -243,6 +247,9 @@ typedef struct {
     /* Stack mode 2 only: OS records whose type and value the OS context
      * table predicted. */
     uint64_t os_predicted;
+    /* Checked streams (format.md 4.10): units closed by a CRC-32, and the
+     * bits of their zero bytes and CRCs (not in pad_bits). */
+    uint64_t units, check_bits;
 } trc_stats;
 
 typedef struct {
@@ -257,6 +264,11 @@ typedef struct {
     int stop_at_mark;   /* set to 1 to make trc_decode return after END/SYNC */
     int v1;             /* set to 1 for a container version 1 stream: a
                            TIME_EXT value other than 0 is then corrupt */
+    int check;          /* set to 1 for a checked stream (format.md 4.10):
+                           each END and SYNC is followed by zero bytes and
+                           the unit's CRC-32, checked (TRC_ERR_CHECK) */
+    uint32_t ucrc;      /* checked streams: CRC-32 of the unit so far */
+    uint64_t ubytes;    /* ... and its length in bytes */
     trc_stats st;
 } trc_decoder;
 
@@ -300,7 +312,9 @@ trc_error trc_header_read(const uint8_t *in, size_t len, trc_params *p,
                           unsigned *mode);
 
 /* Container flags (header byte 13). */
-#define TRC_FLAG_FRAMED 1u /* the stream is cut into frames, see below */
+#define TRC_FLAG_FRAMED 1u  /* the stream is cut into frames, see below */
+#define TRC_FLAG_CHECKED 16u /* a checked stream (format.md 4.10); one CPU,
+                              not framed */
 
 /* As trc_header_write/_read, with the flags byte. _read rejects unknown
  * flags with TRC_ERR_HEADER. */
@@ -502,6 +516,10 @@ typedef struct {
  */
 trc_error trc_writer_init(trc_writer *w, const trc_params *p, unsigned form,
                           uint64_t sync_every, trc_write_fn fn, void *ctx);
+/* Makes the stream a checked one (format.md 4.10; a container gets flag
+ * bit 4). Call it right after init. TRC_ERR_PARAM for text or several
+ * CPUs. */
+trc_error trc_writer_set_check(trc_writer *w);
 /* Text form only: writes line (a '#' comment, newline included) before the
  * records; the stream forms have no place for it and ignore it. */
 trc_error trc_writer_comment(trc_writer *w, const char *line);

@@ -24,13 +24,14 @@ trc_error trc_header_write_ex(const trc_params *p, unsigned mode,
                               unsigned flags, uint8_t out[TRC_HEADER_BYTES])
 {
     unsigned cpus = trc_cpu_count(p);
-    if (flags & ~TRC_FLAG_FRAMED)
+    if ((flags & ~(TRC_FLAG_FRAMED | TRC_FLAG_CHECKED)) ||
+        flags == (TRC_FLAG_FRAMED | TRC_FLAG_CHECKED))
         return TRC_ERR_HEADER;
     if (trc_params_check(p) != TRC_OK)
         return TRC_ERR_PARAM;
     if (mode != p->mode)
         return TRC_ERR_PARAM;
-    if (cpus > 1 && (flags & TRC_FLAG_FRAMED))
+    if (cpus > 1 && (flags & (TRC_FLAG_FRAMED | TRC_FLAG_CHECKED)))
         return TRC_ERR_HEADER; /* frames of several CPUs: not defined */
     for (int i = 0; i < 4; i++)
         out[i] = magic[i];
@@ -65,8 +66,11 @@ trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
         return TRC_ERR_VERSION;
     /* version 3: the CPU count in bits 1..3, at least 2, no frames */
     unsigned cpus = in[4] == TRC_CONTAINER_VERSION_CPUS ? ((in[13] >> 1) & 7u) + 1u : 1u;
-    unsigned known = in[4] == TRC_CONTAINER_VERSION_CPUS ? 0x0eu : TRC_FLAG_FRAMED;
-    if ((in[13] & ~known) || (in[4] == TRC_CONTAINER_VERSION_CPUS && cpus < 2))
+    unsigned known = in[4] == TRC_CONTAINER_VERSION_CPUS
+                         ? 0x0eu
+                         : TRC_FLAG_FRAMED | (in[4] >= 2 ? TRC_FLAG_CHECKED : 0u);
+    if ((in[13] & ~known) || (in[4] == TRC_CONTAINER_VERSION_CPUS && cpus < 2) ||
+        in[13] == (TRC_FLAG_FRAMED | TRC_FLAG_CHECKED))
         return TRC_ERR_HEADER;
     /* Byte 14 is SK in modes 0 and 1, SK | SO << 4 in mode 2. */
     unsigned m2 = in[5] == TRC_MODE_STACK2;
@@ -77,7 +81,7 @@ trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
         return TRC_ERR_HEADER;
     *p = q;
     *mode = in[5];
-    *flags = in[13] & TRC_FLAG_FRAMED;
+    *flags = in[13] & (TRC_FLAG_FRAMED | TRC_FLAG_CHECKED);
     return TRC_OK;
 }
 
@@ -89,17 +93,6 @@ unsigned trc_header_version(const uint8_t in[TRC_HEADER_BYTES])
 /* ---- Frames ------------------------------------------------------------- */
 
 static const uint8_t frame_magic[4] = {0xF7, 'T', 'R', 'F'};
-
-uint32_t trc_crc32(uint32_t crc, const uint8_t *buf, size_t len)
-{
-    crc = ~crc;
-    for (size_t i = 0; i < len; i++) {
-        crc ^= buf[i];
-        for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return ~crc;
-}
 
 static void put_be(uint8_t *out, uint64_t v, int bytes)
 {

@@ -23,6 +23,7 @@ typedef struct {
     const uint8_t *src;
     size_t len;
     uint64_t pos, end;
+    size_t crcd; /* checked streams: bytes of src already in the unit's CRC */
 } bitr;
 
 static inline uint64_t load_be64(const uint8_t *s)
@@ -369,6 +370,37 @@ static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *de
     return TRC_OK;
 }
 
+/* A checked stream's unit ends after its END or SYNC and padding (the read
+ * position is at a byte boundary): zero bytes up to 4 mod 8 bytes of the
+ * unit, then its CRC-32, least significant byte first. A CRC cut short by
+ * the end of src leaves the position past it (the caller rolls back). */
+static trc_error get_check(trc_decoder *d, bitr *r)
+{
+    size_t b0 = (size_t)(r->pos >> 3);
+    size_t z = (size_t)((12u - (d->ubytes + (b0 - r->crcd)) % 8u) % 8u);
+    size_t end = b0 + z + 4u;
+    if (end > r->len) {
+        r->pos = (uint64_t)end * 8u;
+        return TRC_OK;
+    }
+    for (size_t i = b0; i < b0 + z; i++)
+        if (r->src[i])
+            return TRC_ERR_PADDING;
+    uint32_t crc = trc_crc32(d->ucrc, r->src + r->crcd, end - 4u - r->crcd);
+    const uint8_t *c = r->src + end - 4u;
+    uint32_t got = (uint32_t)c[0] | (uint32_t)c[1] << 8 |
+                   (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+    if (crc != got)
+        return TRC_ERR_CHECK;
+    r->pos = (uint64_t)end * 8u;
+    r->crcd = end;
+    d->ucrc = 0;
+    d->ubytes = 0;
+    d->st.units++;
+    d->st.check_bits += 8u * (z + 4u);
+    return TRC_OK;
+}
+
 /* Decodes one record. *out is set and 1 returned through *emit when the
  * record is a trace record; reserved ones only move the decoder's state. */
 static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
@@ -430,6 +462,11 @@ static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, bitr *r, trc_record *
                 return TRC_ERR_PADDING;
             st->pad_bits += pad;
             d->ended = 1;
+            if (d->check) {
+                trc_error cerr = get_check(d, r);
+                if (cerr != TRC_OK)
+                    return cerr;
+            }
             if (type == TRC_TYPE_END(p)) {
                 st->end++;
             } else {
@@ -460,7 +497,7 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
                      size_t *src_used, trc_record *dst, size_t cap,
                      size_t *n_out, int final)
 {
-    bitr r = {src, len, d->bit, (uint64_t)len * 8u};
+    bitr r = {src, len, d->bit, (uint64_t)len * 8u, 0};
     uint64_t first = r.pos;
     size_t n = 0;
     trc_error err = TRC_OK;
@@ -492,6 +529,11 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
     }
     if (err == TRC_OK && final && r.pos >= r.end && !d->ended)
         err = TRC_ERR_TRUNCATED; /* the stream stops without END or SYNC */
+    size_t whole = (size_t)(r.pos >> 3);
+    if (d->check && whole > r.crcd) {
+        d->ucrc = trc_crc32(d->ucrc, src + r.crcd, whole - r.crcd);
+        d->ubytes += whole - r.crcd;
+    }
 
     d->bits_done += r.pos - first;
     *src_used = (size_t)(r.pos >> 3);

@@ -27,6 +27,7 @@ typedef struct {
     size_t pos;
     uint64_t acc;
     unsigned n;
+    size_t crcd; /* checked streams: bytes of dst already in the unit's CRC */
 } bitw;
 
 static inline void put(bitw *w, uint64_t v, unsigned bits)
@@ -79,6 +80,9 @@ trc_error trc_encoder_init(trc_encoder *e, const trc_params *p)
     e->nacc = 0;
     e->pending = 0;
     e->in_record = 0;
+    e->check = 0;
+    e->ucrc = 0;
+    e->ubytes = 0;
     return TRC_OK;
 }
 
@@ -263,6 +267,34 @@ static TRC_HOT_INLINE void put_stack2(trc_encoder *e, bitw *w, const trc_record 
     trc_stk_update(p, s, idx, key, d, pred);
 }
 
+/* ---- Checked streams (docs/format.md 4.10) ------------------------------ */
+
+/* Adds the bytes written since the last call to the unit's CRC. */
+static void unit_crc(trc_encoder *e, bitw *w)
+{
+    if (w->pos > w->crcd) {
+        e->ucrc = trc_crc32(e->ucrc, w->dst + w->crcd, w->pos - w->crcd);
+        e->ubytes += w->pos - w->crcd;
+        w->crcd = w->pos;
+    }
+}
+
+/* After an END or SYNC and its padding: zero bytes up to 4 mod 8 bytes of
+ * the unit, then the unit's CRC-32, least significant byte first. */
+static void close_unit(trc_encoder *e, bitw *w)
+{
+    unit_crc(e, w);
+    size_t z = (size_t)((12u - e->ubytes % 8u) % 8u);
+    memset(w->dst + w->pos, 0, z);
+    w->pos += z;
+    unit_crc(e, w);
+    for (int i = 0; i < 4; i++)
+        w->dst[w->pos++] = (uint8_t)(e->ucrc >> (8 * i));
+    w->crcd = w->pos;
+    e->ucrc = 0;
+    e->ubytes = 0;
+}
+
 /* Codes one raw record already checked by trc_raw_check(). */
 static TRC_HOT_INLINE void put_raw(trc_encoder *e, bitw *w,
                                    const trc_record *r)
@@ -285,8 +317,11 @@ static TRC_HOT_INLINE void put_raw(trc_encoder *e, bitw *w,
     }
     if (r->kind != TRC_OS)
         return;
-    if (r->a == TRC_TYPE_END(p) || r->a == TRC_TYPE_SYNC(p))
+    if (r->a == TRC_TYPE_END(p) || r->a == TRC_TYPE_SYNC(p)) {
         pad_to_byte(w);
+        if (e->check)
+            close_unit(e, w);
+    }
     if (r->a == TRC_TYPE_SYNC(p))
         reset_dicts(e);
 }
@@ -300,13 +335,15 @@ static void put_raw_rare(trc_encoder *e, bitw *w, const trc_record *r)
 
 static bitw writer(const trc_encoder *e, uint8_t *dst)
 {
-    bitw w = {dst, 0, e->acc, e->nacc};
+    bitw w = {dst, 0, e->acc, e->nacc, 0};
     return w;
 }
 
 static void writer_done(trc_encoder *e, bitw *w, size_t *dst_len)
 {
     flush(w);
+    if (e->check)
+        unit_crc(e, w);
     e->acc = w->acc & 0xffu;
     e->nacc = w->n;
     *dst_len = w->pos;

@@ -78,6 +78,16 @@ trc_error trc_writer_init(trc_writer *w, const trc_params *p, unsigned form,
     return TRC_OK;
 }
 
+trc_error trc_writer_set_check(trc_writer *w)
+{
+    if (w->form == TRC_FORM_TEXT || w->enc.ncpu != 1)
+        return TRC_ERR_PARAM;
+    w->enc.cpu[0].check = 1;
+    if (w->form == TRC_FORM_CONTAINER)
+        w->buf[13] |= TRC_FLAG_CHECKED;
+    return TRC_OK;
+}
+
 trc_error trc_writer_comment(trc_writer *w, const char *line)
 {
     if (w->form != TRC_FORM_TEXT)

@@ -63,6 +63,7 @@ typedef struct {
 typedef struct {
     uint64_t carry;
     int v1;
+    int check;
     trc_stats st;
     ...;
 } trc_decoder;
@@ -74,6 +75,7 @@ uint64_t trc_decoder_bit_offset(const trc_decoder *d);
 
 #define TRC_HEADER_BYTES ...
 #define TRC_FLAG_FRAMED ...
+#define TRC_FLAG_CHECKED ...
 trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
                              unsigned *mode, unsigned *flags);
 unsigned trc_header_version(const uint8_t *in);

@@ -3,8 +3,8 @@
 // events and counts them; a LOST record with the count follows as soon as
 // there is room. flush writes END. Ports and timing: docs/rtl.md.
 // Parameters:
-//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD, SO, LEAN -
-//              as in trc_enc
+//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD, SO, LEAN,
+//   CHECK -    as in trc_enc
 //   SYNC_EVERY - as in trc_enc: a frame (ending with SYNC and tlast) every N
 //              trace records (events and LOST); 0 = never
 //   PRESCALE - clock cycles per tick, >= 1
@@ -32,6 +32,7 @@ module trc_core #(
     parameter SD       = 16,
     parameter SO       = 9,
     parameter LEAN     = 0,
+    parameter CHECK    = 0,
     parameter SYNC_EVERY = 0,
     parameter PRESCALE = 1,
     parameter FIFO_AW  = 4,
@@ -111,7 +112,8 @@ module trc_core #(
     trc_enc #(
         .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
         .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
-        .MODE(MODE), .SK(SK), .SD(SD), .SO(SO), .LEAN(LEAN), .SYNC_EVERY(SYNC_EVERY)
+        .MODE(MODE), .SK(SK), .SD(SD), .SO(SO), .LEAN(LEAN), .SYNC_EVERY(SYNC_EVERY),
+        .CHECK(CHECK)
     ) u_enc (
         .clk(clk), .rst(rst),
         .s_axis_tdata(fi_rec), .s_axis_tvalid(fi_valid), .s_axis_tready(fi_ready),

@@ -22,6 +22,8 @@
 //   SO     - stack mode 2: OS context table index bits, 4..12 (default 9)
 //   LEAN   - 1: the lean paper mode encoder (trc_lean): the same stream, a
 //            record over about 2.5 clocks, in a fraction of the area; MODE 0
+//   CHECK  - 1: a checked stream (docs/format.md 4.10), each unit closed by
+//            zero bytes and a CRC-32 (trc_wcrc); 0: the plain stream
 //   INFO_W - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
 `default_nettype none
 `include "trc_format.vh"
@@ -41,6 +43,7 @@ module trc_enc #(
     parameter SD     = 16,
     parameter SO     = 9,
     parameter LEAN   = 0,
+    parameter CHECK  = 0,
     parameter INFO_W = `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
 ) (
     input  wire                 clk,
@@ -105,6 +108,8 @@ module trc_enc #(
         `TRC_PARAM_CHECK(LEAN == 0 || (LEAN == 1 && MODE == 0), g_bad_lean,
                          trc_bad_param_LEAN,
                          "trc_enc: LEAN must be 0 or 1, and LEAN = 1 needs MODE = 0")
+        `TRC_PARAM_CHECK(CHECK == 0 || CHECK == 1, g_bad_check, trc_bad_param_CHECK,
+                         "trc_enc: CHECK must be 0 or 1")
     endgenerate
 
     // ---- stage 1: input register slice (s_axis_tready straight from a flop;
@@ -186,6 +191,10 @@ module trc_enc #(
     localparam MLP2   = 1 << $clog2(MAXLEN);
     localparam LW     = OUT_W > MLP2 ? OUT_W : MLP2;
     localparam EW     = $clog2(LW + MAXLEN);
+    // the encoder's words, before trc_wcrc (CHECK = 1) or out as they are
+    wire [OUT_W-1:0]   e_tdata;
+    wire [OUT_W/8-1:0] e_tkeep;
+    wire               e_tlast, e_tvalid, e_tready;
     generate
         if (LEAN == 1) begin : g_lean
             trc_lean #(
@@ -194,9 +203,9 @@ module trc_enc #(
             ) u_lean (
                 .clk(clk), .rst(rst),
                 .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
-                .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
-                .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
-                .m_axis_tready(m_axis_tready)
+                .m_axis_tdata(e_tdata), .m_axis_tkeep(e_tkeep),
+                .m_axis_tlast(e_tlast), .m_axis_tvalid(e_tvalid),
+                .m_axis_tready(e_tready)
             );
         end else begin : g_full
             wire [MAXLEN-1:0] cd_bits;
@@ -230,10 +239,30 @@ module trc_enc #(
                 .clk(clk), .rst(rst),
                 .s_bits(cd_bits), .s_endm1(cd_endm1), .s_flush(cd_flush),
                 .s_valid(cd_valid), .s_ready(cd_ready),
+                .m_axis_tdata(e_tdata), .m_axis_tkeep(e_tkeep),
+                .m_axis_tlast(e_tlast), .m_axis_tvalid(e_tvalid),
+                .m_axis_tready(e_tready)
+            );
+        end
+    endgenerate
+
+    // ---- checked streams: the check words (docs/format.md 4.10)
+    generate
+        if (CHECK == 1) begin : g_check
+            trc_wcrc #(.OUT_W(OUT_W)) u_wcrc (
+                .clk(clk), .rst(rst),
+                .s_axis_tdata(e_tdata), .s_axis_tkeep(e_tkeep), .s_axis_tlast(e_tlast),
+                .s_axis_tvalid(e_tvalid), .s_axis_tready(e_tready),
                 .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
                 .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
                 .m_axis_tready(m_axis_tready)
             );
+        end else begin : g_plain
+            assign m_axis_tdata  = e_tdata;
+            assign m_axis_tkeep  = e_tkeep;
+            assign m_axis_tlast  = e_tlast;
+            assign m_axis_tvalid = e_tvalid;
+            assign e_tready      = m_axis_tready;
         end
     endgenerate
 

@@ -70,6 +70,12 @@ SIM_P_lwide   := $(SIM_P_wide) LEAN=1
 SIM_P_ltiny   := $(SIM_P_tiny) LEAN=1
 SIM_P_lpaperf := $(SIM_P_paperf) LEAN=1
 SIM_P_ltinyf  := $(SIM_P_tinyf) LEAN=1
+# Checked streams (CHECK = 1, docs/format.md 4.10): the full and the lean
+# encoder with frames, and a SYNC each record at the smallest format.
+SIM_SETS      += cpaperf ctinyf clpaperf
+SIM_P_cpaperf  := $(SIM_P_paperf) CHECK=1
+SIM_P_ctinyf   := $(SIM_P_tinyf) CHECK=1
+SIM_P_clpaperf := $(SIM_P_lpaperf) CHECK=1
 # Not in the regression: the 256-entry table of the FPGA report's second
 # stack mode row (built by make fpga).
 SIM_P_stack8 := $(SIM_P_paper) MODE=1 SK=8 SD=16

@@ -41,6 +41,7 @@ struct Opts {
     double min_rate = 0;     // fail when records/cycle ends below this
     uint64_t violate = 0;    // change the input beat in the N-th cycle it is held
     bool progress = false;   // progress lines on stderr (also when it is a tty)
+    uint64_t inject = 0;     // bit errors injected into the output afterwards
 };
 
 std::vector<SimOpt> opt_table(Opts &o)
@@ -58,6 +59,8 @@ std::vector<SimOpt> opt_table(Opts &o)
         {"--end-every", SimOpt::UINT, &o.end_every, "N  an END after every N raw records"},
         {"--junk", SimOpt::FLAG, &o.junk, "   random values in the unused info bits"},
         {"--reserved", SimOpt::UINT, &o.reserved, "N  a reserved type after every N"},
+        {"--inject", SimOpt::UINT, &o.inject,
+         "N  then N seeded bit errors (single, bursts) on the output, each decoded"},
         {"--min-rate", SimOpt::DOUBLE, &o.min_rate, "R  fail below R records/cycle"},
         {"--violate", SimOpt::UINT, &o.violate,
          "N  break the handshake in the N-th held cycle (an assertion must fire)"},
@@ -211,6 +214,7 @@ class Bench {
     std::unique_ptr<Vtrc_sim_enc> top_;
     SimWave<Vtrc_sim_enc> wave_;
 
+    std::vector<uint8_t> wire_;  // the accepted output bytes (--inject)
     size_t next_ = 0;            // next raw record to present
     bool presenting_ = false;
     bool held_ = false;          // last cycle's input beat was not taken
@@ -288,6 +292,8 @@ class Bench {
             }
             got_++;
             total_bytes_++;
+            if (o_.inject)
+                wire_.push_back(b);
         }
         size_t n = beat_.size();
         while (fpos_ < x_.flush_ends.size() && x_.flush_ends[fpos_] < got_ - n + 1)
@@ -396,7 +402,71 @@ class Bench {
             printf("assertion or $error raised in the RTL\n");
             rc = 1;
         }
+        if (rc == 0 && o_.inject)
+            rc = inject();
         return rc;
+    }
+
+    // Decodes s with the model (checked when the build is): 0 when it
+    // decodes to the end without an error.
+    int decode_fails(const std::vector<uint8_t> &s) const
+    {
+        trc_decoder d;
+        trc_decoder_init(&d, &p_);
+        d.check = TRC_P_CHECK;
+        static trc_record out[4096];
+        size_t at = 0, used, n;
+        for (;;) {
+            trc_error e = trc_decode(&d, s.data() + at, s.size() - at, &used, out, 4096,
+                                     &n, 1);
+            at += used;
+            if (e != TRC_OK)
+                return 1;
+            if (at == s.size())
+                return 0;
+            if (used == 0 && n == 0)
+                return 1;
+        }
+    }
+
+    // --inject N: N seeded errors on the RTL's output bytes, one at a time,
+    // half single bits, half bursts of 2..32 bits (first and last flipped);
+    // each damaged stream is decoded. Fails unless a checked build catches
+    // every one.
+    int inject()
+    {
+        if (o_.reset_at || wire_.size() < 8) {
+            printf("INJECT needs a run without --reset-at\n");
+            return 1;
+        }
+        if (decode_fails(wire_)) {
+            printf("INJECT: the undamaged output does not decode\n");
+            return 1;
+        }
+        SimRng g(o_.seed * 7919u + 1u);
+        uint64_t caught[2] = {0, 0}, tried[2] = {0, 0};
+        uint64_t nbits = 8u * (uint64_t)wire_.size();
+        for (uint64_t t = 0; t < o_.inject; t++) {
+            int burst = (int)(t & 1u);
+            unsigned len = burst ? 2u + (unsigned)g.below(31) : 1u;
+            uint64_t at = g.below(nbits - len + 1);
+            std::vector<uint8_t> s = wire_;
+            for (unsigned i = 0; i < len; i++)
+                if (i == 0 || i == len - 1 || g.below(2))
+                    s[(at + i) / 8] ^= (uint8_t)(0x80u >> ((at + i) % 8));
+            tried[burst]++;
+            caught[burst] += (uint64_t)decode_fails(s);
+        }
+        printf("inject %llu errors on %zu bytes (CHECK %d): single bits %llu of %llu "
+               "caught, bursts %llu of %llu caught\n",
+               (unsigned long long)o_.inject, wire_.size(), TRC_P_CHECK,
+               (unsigned long long)caught[0], (unsigned long long)tried[0],
+               (unsigned long long)caught[1], (unsigned long long)tried[1]);
+        if (TRC_P_CHECK && (caught[0] != tried[0] || caught[1] != tried[1])) {
+            printf("MISSED: a bit error decoded without an error\n");
+            return 1;
+        }
+        return 0;
     }
 };
 

@@ -3,7 +3,7 @@
 // instance the harness drives (the others see tvalid low). Outputs are
 // right-aligned in 64 bits.
 // Parameters: NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, SYNC_EVERY, MODE,
-//   SK, SD, SO, LEAN as in trc_enc;
+//   SK, SD, SO, LEAN, CHECK as in trc_enc;
 //   REC_W - derived record width, do not set
 `default_nettype none
 `include "trc_format.vh"
@@ -22,6 +22,7 @@ module trc_sim_enc #(
     parameter SD     = 16,
     parameter SO     = 9,
     parameter LEAN   = 0,
+    parameter CHECK  = 0,
     parameter REC_W  = 1 + NT + `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
 ) (
     input  wire             clk,
@@ -54,7 +55,7 @@ module trc_sim_enc #(
                 .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
                 .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
                 .SYNC_EVERY(SYNC_EVERY), .MODE(MODE), .SK(SK), .SD(SD), .SO(SO),
-                .LEAN(LEAN)
+                .LEAN(LEAN), .CHECK(CHECK)
             ) u_enc (
                 .clk(clk), .rst(rst),
                 .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid && sel),

@@ -13,6 +13,9 @@
 #ifndef TRC_P_SYNC_EVERY
 #define TRC_P_SYNC_EVERY 0
 #endif
+#ifndef TRC_P_CHECK
+#define TRC_P_CHECK 0 // 1: a checked stream (docs/format.md 4.10)
+#endif
 
 // The model's stream for raw[start..]: a fresh encoder, as after reset.
 // With SYNC_EVERY = N (the build's parameter), a SYNC (delta 0) follows every
@@ -32,6 +35,7 @@ static inline bool model_stream(const trc_params &p, const std::vector<trc_recor
     trc_encoder e;
     if (trc_encoder_init(&e, &p) != TRC_OK)
         return false;
+    e.check = TRC_P_CHECK;
     x = Expect();
     x.start = start;
     x.bytes.reserve((raw.size() - start) * 4 + 16);

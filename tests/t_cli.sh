@@ -129,3 +129,37 @@ for seed in $(seq 1 40); do
   [ $rc -le 1 ] || { ok=0; echo "  flip seed $seed rc $rc"; }
 done
 t random_and_flipped_bytes_no_crash test $ok = 1
+
+# Checked streams (docs/format.md 4.10): a CRC-32 after each END and SYNC.
+n=lua_calls_t1
+t checked_round_trip bash -c "$TRC compress --check --sync-every 500 $W/$n.txt $W/ck.trc && $TRC decompress $W/ck.trc - | cmp - $W/$n.canon"
+t checked_header_flag_bit4 bash -c "od -An -tx1 -j13 -N1 $W/ck.trc | grep -qx ' 10'"
+t checked_stats_accounting python3 - $W/ck.trc "$TRC" <<'PY'
+import json, os, subprocess, sys
+s = json.loads(subprocess.check_output([sys.argv[2], "stats", sys.argv[1], "--json"]))
+r, fl, c = s["records"], s["fields"], s["check"]
+coded = sum(fl[k]["coded"] for k in ("timestamp", "function", "type", "value"))
+assert c["units"] == r["sync"] + r["end"], (c, r)
+assert coded + fl["kind"]["coded"] + s["padding_bits"] + c["bits"] == 8 * s["stream_bytes"]
+assert s["stream_bytes"] == os.path.getsize(sys.argv[1]) - 16
+assert s["stream_bytes"] % 8 == 0
+PY
+t checked_raw_round_trip bash -c "$TRC compress --raw --check --sync-every 300 $W/$n.txt $W/ck.bin && $TRC decompress --raw --check $W/ck.bin - | cmp - $W/$n.canon"
+t checked_raw_read_unchecked_fails bash -c "! $TRC decompress --raw $W/ck.bin - > /dev/null 2>&1"
+# a flipped bit in the middle: the checked file fails (non-zero, names the
+# file and the byte); the plain file of the same records may decode silently
+flip() { python3 -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); i = int(sys.argv[3]); b[i // 8] ^= 0x80 >> (i % 8); open(sys.argv[2], 'wb').write(b)" "$@"; }
+ck_flips_caught() {
+  local size=$(( $(stat -c %s $W/ck.trc) * 8 )) i k=0
+  for i in $(seq 200 $(( size / 40 )) $size); do
+    flip $W/ck.trc $W/ckd.trc $i
+    if $TRC decompress $W/ckd.trc - > /dev/null 2> $W/ckd.err; then
+      echo "bit $i: decoded without an error"; return 1; fi
+    grep -q "ckd.trc: byte " $W/ckd.err || { cat $W/ckd.err; return 1; }
+    k=$((k + 1))
+  done
+  echo "$k flips, all caught"
+}
+t checked_bit_flips_caught ck_flips_caught
+expect_fail checked_needs_raw_on_read "reads --raw" $TRC decompress --check $W/ck.trc -
+expect_fail checked_not_with_frame "means nothing with --frame" $TRC compress --check --frame 10 $W/$n.txt $W/x.trc

@@ -3,7 +3,9 @@
 # model, resets in mid-frame, overflow storms and mid-stream resets of
 # trc_core with exact LOST accounting and frames that decode alone, a short
 # soak (1 M records through the streaming harness), the short formal run, and
-# an RTL assertion made to fire by a protocol violation.
+# an RTL assertion made to fire by a protocol violation; checked streams
+# (CHECK = 1, docs/format.md 4.10): trc_wcrc's check words against the model
+# at every OUT_W, and bit errors injected on the AXI-Stream output, all caught.
 # `make soak` (100 M records) and `make formal` (deeper) are the long runs.
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
@@ -139,6 +141,34 @@ job "+soak 1M records (paper, SYNC_EVERY=4096, OUT_W 64, stalls 0.02)" \
 job "+soak 200k records (OUT_W 8, stalls 0.3)" \
   "$S/soak/Vtrc_sim_enc --records 200000 --out-w 8 --stall-in 0.3 --stall-out 0.3 \
    --seed 8 $S/data/*.20k.txt"
+
+# ---- checked streams (CHECK = 1): trc_enc + trc_wcrc against the model,
+# check words included, at every OUT_W with and without stalls (cpaperf:
+# paper, SYNC every 64; ctinyf: the smallest format, a SYNC each record;
+# clpaperf: the lean encoder); END/SYNC on the input and a mid-stream reset;
+# then seeded bit errors (single bits, bursts of 2..32) on the output bytes,
+# each decoded by the model's checked decoder, which must catch all.
+seed=900
+for set in cpaperf ctinyf clpaperf; do
+  tr=$S/data/lua_calls_t1.20k.txt
+  [ $set = ctinyf ] && tr=random:3000
+  for w in 8 16 32 64; do
+    for st in 0 0.3; do
+      seed=$((seed + 1))
+      job "enc $set w$w stall $st: check words as the model's" "$S/enc_$set/Vtrc_sim_enc $tr \
+        --records 4000 --out-w $w --stall-in $st --stall-out $st --seed $seed"
+    done
+  done
+  seed=$((seed + 1))
+  job "enc $set w64 checked, END/SYNC + reset mid-stream" "$S/enc_$set/Vtrc_sim_enc $tr \
+    --records 4000 --out-w 64 --stall-in 0.2 --stall-out 0.2 --sync-every 97 \
+    --end-every 301 --reset-at 1500 --seed $seed"
+  for w in 8 64; do
+    seed=$((seed + 1))
+    job "+enc $set w$w bit errors on m_axis: every one caught" "$S/enc_$set/Vtrc_sim_enc $tr \
+      --records 1000 --out-w $w --stall-out 0.2 --end-every 333 --inject 4000 --seed $seed"
+  done
+done
 
 run_jobs "$jobs" "reliability simulations"
 

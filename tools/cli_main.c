@@ -18,12 +18,12 @@ int cmd_calltree(const cli_args *a);
 #define B(x) OPT_BIT(OPT_##x)
 static const cli_cmd cmds[] = {
     {"compress", cmd_compress, "IN OUT", 2,
-     B(RAW) | B(FRAME) | B(SYNC_EVERY) | B(PROGRESS) | OPT_PARAMS,
+     B(RAW) | B(FRAME) | B(SYNC_EVERY) | B(CHECK) | B(PROGRESS) | OPT_PARAMS,
      "a trace (text v1, .trc) -> .trc, or with --raw a bare stream"},
     {"decompress", cmd_decompress, "IN OUT", 2,
-     B(RAW) | B(FROM_FRAME) | B(PROGRESS) | OPT_PARAMS,
+     B(RAW) | B(CHECK) | B(FROM_FRAME) | B(PROGRESS) | OPT_PARAMS,
      ".trc (or --raw stream) -> canonical trace text v1"},
-    {"stats", cmd_stats, "IN", 1, B(JSON) | B(RAW) | B(PROGRESS) | OPT_PARAMS,
+    {"stats", cmd_stats, "IN", 1, B(JSON) | B(RAW) | B(CHECK) | B(PROGRESS) | OPT_PARAMS,
      "Table-2 figures of a .trc (or of what text compresses to)"},
     {"frame", cmd_frame, "IN OUT", 2, OPT_PARAMS,
      "bare stream with SYNCs (the core's output) -> framed .trc"},

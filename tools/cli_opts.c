@@ -23,6 +23,8 @@ static const cli_opt opts[OPT__COUNT] = {
     [OPT_RAW] = {"--raw", NULL, K_FLAG, 0, 0,
                  "a bare stream (no .trc header), with the format options"},
     [OPT_JSON] = {"--json", NULL, K_FLAG, 0, 0, "print JSON"},
+    [OPT_CHECK] = {"--check", NULL, K_FLAG, 0, 0,
+                   "a checked stream: a CRC-32 after each END/SYNC (the core's CHECK)"},
     [OPT_TO] = {"--to", "bin|text", K_CHOICE, 0, 0,
                 "text v1 -> bin v1, or bin v1 -> text v1"},
     [OPT_FRAME] = {"--frame", "N", K_UINT, 1, U32,

@@ -92,6 +92,8 @@ cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
     }
     rd->cap = RD_BUF_BYTES;
     rd->path = name;
+    rd->checked = (raw >> 1) & 1; /* bit 1: --check */
+    raw &= 1;
     if (cli_progress_on())
         cli_progress_start(&rd->prog, name, f);
     rd->p = *p;
@@ -111,6 +113,7 @@ cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
     if (e == TRC_OK) {
         rd->stream = rd->container = 1;
         rd->framed = (flags & TRC_FLAG_FRAMED) != 0;
+        rd->checked = (flags & TRC_FLAG_CHECKED) != 0;
         rd->v1 = trc_header_version(rd->buf) == 1;
         rd->header = rd->bpos = TRC_HEADER_BYTES;
     } else if (e != TRC_ERR_MAGIC) {
@@ -141,6 +144,7 @@ cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
     } else if (rd->stream) {
         trc_decoder_init(&rd->dec, &rd->p);
         rd->dec.v1 = rd->v1;
+        rd->dec.check = rd->checked;
     }
     return rd;
 }
@@ -286,6 +290,8 @@ void cli_stats_add(trc_stats *t, const trc_stats *s)
     }
     t->kind_bits += s->kind_bits;
     t->pad_bits += s->pad_bits;
+    t->units += s->units;
+    t->check_bits += s->check_bits;
     for (int d = 0; d < 3; d++) {
         t->lookups[d] += s->lookups[d];
         t->hits[d] += s->hits[d];
@@ -373,7 +379,12 @@ void cli_reader_close(cli_reader *rd)
 cli_reader *cli_open_trace(const cli_args *a, const char *path)
 {
     int raw = cli_given(a, OPT_RAW);
-    cli_reader *rd = cli_reader_open(path, &a->p, raw);
+    if (cli_given(a, OPT_CHECK) && !raw) {
+        cli_reject(a, OPT_CHECK, "reads --raw streams (a .trc header says "
+                                 "whether its stream is checked)");
+        return NULL;
+    }
+    cli_reader *rd = cli_reader_open(path, &a->p, raw | cli_given(a, OPT_CHECK) << 1);
     if (rd && rd->container && (a->given & OPT_PARAMS) &&
         memcmp(&a->p, &rd->p, sizeof a->p)) {
         cli_error("%s: format options given, but its .trc header gives other "

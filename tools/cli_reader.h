@@ -14,6 +14,7 @@ struct cli_reader {
     FILE *f;
     const char *path;
     int stream, container, framed, v1;
+    int checked; /* a checked stream (format.md 4.10) */
     int eof, done, read_err; /* input exhausted; no more records; errno */
     trc_error err;           /* decoder error pending */
     uint8_t *buf;

@@ -124,6 +124,8 @@ static int encode_all(cli_reader *rd, const cli_args *a, cli_out *o)
     static trc_writer w;
     unsigned form = cli_given(a, OPT_RAW) ? TRC_FORM_STREAM : TRC_FORM_CONTAINER;
     trc_writer_init(&w, &a->p, form, a->num[OPT_SYNC_EVERY], cli_out_write, o);
+    if (cli_given(a, OPT_CHECK))
+        trc_writer_set_check(&w);
     trc_record r;
     int got;
     trc_error e = TRC_OK;
@@ -161,6 +163,11 @@ int cmd_compress(const cli_args *a)
     if (cli_given(a, OPT_FRAME) && cli_given(a, OPT_SYNC_EVERY))
         return cli_reject(a, OPT_SYNC_EVERY, "means nothing with --frame (a "
                           "framed .trc cuts its own frames)");
+    if (cli_given(a, OPT_CHECK) && cli_given(a, OPT_FRAME))
+        return cli_reject(a, OPT_CHECK, "means nothing with --frame (each frame "
+                                        "has its own CRC-32)");
+    if (cli_given(a, OPT_CHECK) && trc_cpu_count(&a->p) > 1)
+        return cli_reject(a, OPT_CHECK, "is not defined for several CPUs");
     if (cli_given(a, OPT_FRAME) && trc_cpu_count(&a->p) > 1)
         return cli_reject(a, OPT_FRAME, "is not defined for several CPUs "
                           "(docs/format.md 4.9)");

@@ -55,6 +55,9 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
                (unsigned long long)s->hits[1], (unsigned long long)s->lookups[1],
                (unsigned long long)s->hits[2], (unsigned long long)s->lookups[2],
                (unsigned long long)bytes, bpr);
+        if (s->units)
+            printf(",\n \"check\": {\"units\": %llu, \"bits\": %llu}",
+                   (unsigned long long)s->units, (unsigned long long)s->check_bits);
         if (stack)
             printf(",\n \"stack\": {\"predicted\": %llu, \"top_exits\": %llu, "
                    "\"os_predicted\": %llu, "
@@ -96,6 +99,10 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
            (unsigned long long)s->lost);
     printf("stream: %llu bytes, %.3f bits/record, %llu padding bits\n",
            (unsigned long long)bytes, bpr, (unsigned long long)s->pad_bits);
+    if (s->units)
+        printf("check: %llu units, each closed by a CRC-32, %llu bits of zeros "
+               "and CRCs\n",
+               (unsigned long long)s->units, (unsigned long long)s->check_bits);
     printf("dictionary hit rate: function %.1f%%, type %.1f%%, value %.1f%%\n",
            pct(s->hits[0], s->lookups[0]), pct(s->hits[1], s->lookups[1]),
            pct(s->hits[2], s->lookups[2]));

@@ -294,6 +294,7 @@ class Reader:
         cp = params._c()
         self.framed = False
         self._v1 = False
+        self._checked = False     # a checked stream (docs/format.md 4.10)
         if raw:
             self.form = "stream"
         elif not head:
@@ -311,6 +312,7 @@ class Reader:
                 # version 1 streams allow no long-gap TIME_EXT values
                 self._v1 = lib.trc_header_version(head) == 1
                 self.framed = bool(flags[0] & lib.TRC_FLAG_FRAMED)
+                self._checked = bool(flags[0] & lib.TRC_FLAG_CHECKED)
                 self.form = "framed" if self.framed else "container"
                 self._pos = lib.TRC_HEADER_BYTES
             elif e == lib.TRC_ERR_MAGIC:
@@ -398,6 +400,7 @@ class Reader:
         dec = self._dec = ffi.new("trc_decoder *")
         lib.trc_decoder_init(dec, self._cp)
         dec.v1 = int(self._v1)
+        dec.check = int(self._checked)
         self._st = ffi.addressof(dec, "st")
         out = np.empty(self._chunk, RAW_DTYPE)
         outp = ffi.cast("trc_record *", out.ctypes.data)
@@ -595,6 +598,7 @@ class Reader:
         """Decodes one frame's payload alone: (records, None), or (None, why)."""
         lib.trc_decoder_init(dec, self._cp)
         dec.v1 = int(self._v1)
+        dec.check = int(self._checked)
         cap = min(fi.records, 8 * fi.payload_bytes) + 1  # a record takes >= 1 bit
         out = np.empty(cap, RAW_DTYPE)
         e = lib.trc_decode(dec, pl, fi.payload_bytes, used,

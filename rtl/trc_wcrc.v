@@ -1,0 +1,238 @@
+// trc_wcrc: the check words of a checked stream (docs/format.md 4.10).
+// Passes the encoder's words through and closes each unit (its tlast word,
+// which ends with END or SYNC): zero bytes up to 4 modulo 8 bytes of the
+// unit, then the unit's CRC-32 (IEEE 802.3, as zlib), least significant
+// byte first; the last word of the check word carries tlast. Every output
+// word is full (tkeep all ones). Line rate: one word a clock, plus the
+// words of a unit's zeros and CRC, at most 11 bytes (at OUT_W = 64 one word
+// when the tlast word has more than 4 bytes, none when it has 4 or fewer).
+// Parameters:
+//   OUT_W - word width: 8, 16, 32 or 64
+`default_nettype none
+`include "trc_format.vh"
+
+module trc_wcrc #(
+    parameter OUT_W = 64
+) (
+    input  wire               clk,
+    input  wire               rst,
+    // ---- stream in (bytes outside tkeep are zero, tkeep partial on tlast only)
+    input  wire [OUT_W-1:0]   s_axis_tdata,
+    input  wire [OUT_W/8-1:0] s_axis_tkeep,
+    input  wire               s_axis_tlast,
+    input  wire               s_axis_tvalid,
+    output wire               s_axis_tready,
+    // ---- checked stream out
+    output wire [OUT_W-1:0]   m_axis_tdata,
+    output wire [OUT_W/8-1:0] m_axis_tkeep,
+    output wire               m_axis_tlast,
+    output wire               m_axis_tvalid,
+    input  wire               m_axis_tready
+);
+
+    localparam W   = OUT_W / 8;            // bytes a word
+    localparam NPW = 8 / W;                // words in 8 bytes
+    localparam PW  = NPW > 1 ? $clog2(NPW) : 1;
+    localparam NCW = W >= 4 ? 1 : 4 / W;   // words of a check word (W < 8)
+    localparam CW  = NCW > 1 ? $clog2(NCW) : 1;
+
+    // ---- parameter check (trc_format.vh): stops every tool
+    generate
+        `TRC_PARAM_CHECK(OUT_W == 8 || OUT_W == 16 || OUT_W == 32 || OUT_W == 64,
+                         g_bad_out_w, trc_bad_param_OUT_W,
+                         "trc_wcrc: OUT_W must be 8, 16, 32 or 64")
+    endgenerate
+
+    // CRC-32 register after the first nb bytes of d, the first byte in d's
+    // top bits (reflected: each byte enters least significant bit first).
+    // Used at elaboration only, for the masks below.
+    function automatic [31:0] crc_step(input [31:0] c, input [63:0] d, input integer nb);
+        integer i, k;
+        reg [31:0] r;
+        begin
+            r = c;
+            for (i = 0; i < 8; i = i + 1)
+                if (i < nb)
+                    for (k = 0; k < 8; k = k + 1)
+                        r = (r[0] ^ d[56 - 8 * i + k]) ? ((r >> 1) ^ 32'hEDB88320) : (r >> 1);
+            crc_step = r;
+        end
+    endfunction
+
+    // The step is linear: bit j of the next register is the XOR of the
+    // register bits in mask_c and the data bits in mask_d.
+    function automatic [31:0] mask_c(input integer j, input integer nb);
+        integer i;
+        reg [31:0] m, r;
+        begin
+            for (i = 0; i < 32; i = i + 1) begin
+                r = crc_step(32'd1 << i, 64'd0, nb);
+                m[i] = |(r & (32'd1 << j));
+            end
+            mask_c = m;
+        end
+    endfunction
+    function automatic [63:0] mask_d(input integer j, input integer nb);
+        integer k;
+        reg [63:0] m;
+        reg [31:0] r;
+        begin
+            for (k = 0; k < 64; k = k + 1) begin
+                r = crc_step(32'd0, 64'd1 << k, nb);
+                m[k] = |(r & (32'd1 << j));
+            end
+            mask_d = m;
+        end
+    endfunction
+
+    // The check word's bytes in stream order (least significant first).
+    function automatic [31:0] word_le(input [31:0] c);
+        word_le = {~c[7:0], ~c[15:8], ~c[23:16], ~c[31:24]};
+    endfunction
+
+    localparam [1:0] ST_PASS = 2'd0, ST_ZERO = 2'd1, ST_CHK = 2'd2;
+
+    reg [1:0]       st_q, st_d;
+    reg [PW-1:0]    pos_q, pos_d;     // word within the unit's 8-byte block
+    reg [CW-1:0]    cix_q, cix_d;     // word of the check word
+    reg [31:0]      crc_q, crc_d;     // CRC register of the unit so far
+    reg [OUT_W-1:0] data_q, data_d;
+    reg             last_q, last_d, valid_q, valid_d;
+    reg             s_ready;
+
+    wire         load = !valid_q || m_axis_tready;
+    wire [63:0]  s64  = {s_axis_tdata, {(64 - OUT_W){1'b0}}};
+    // the CRC steps, each output bit a balanced XOR of masked bits: a word
+    // (c_w), a zero word (c_zw), and at OUT_W = 64 the word's first 4 bytes
+    // (c_4) and 4 zero bytes (c_z4)
+    wire [31:0]  c_w, c_zw, c_4, c_z4;
+    genvar j;
+    generate
+        for (j = 0; j < 32; j = j + 1) begin : g_crc
+            localparam [31:0] MCW = mask_c(j, W);
+            localparam [63:0] MDW = mask_d(j, W);
+            localparam [31:0] MC4 = mask_c(j, 4);
+            localparam [63:0] MD4 = mask_d(j, 4);
+            assign c_zw[j] = ^(crc_q & MCW);
+            assign c_w[j]  = c_zw[j] ^ (^(s64 & MDW));
+            assign c_z4[j] = ^(crc_q & MC4);
+            assign c_4[j]  = c_z4[j] ^ (^(s64 & MD4));
+        end
+    endgenerate
+    wire [31:0]  chk  = word_le(crc_q);
+    localparam integer HALFI  = NPW / 2;
+    localparam integer CLASTI = NCW - 1;
+    localparam [PW-1:0] HALF  = HALFI[PW-1:0];  // the word where the check word starts (W < 8)
+    localparam [CW-1:0] CLAST = CLASTI[CW-1:0]; // the check word's last word
+    localparam KI = W >= 2 ? W / 2 - 1 : 0; // tkeep bit of stream byte 4 (OUT_W = 64)
+    // OUT_W = 64: a tlast word of 4 bytes or fewer with the check word in its
+    // low half; after a longer one, 4 zero bytes and the check word
+    wire [63:0] merged  = {s64[63:32], word_le(c_4)};
+    wire [63:0] zchk    = {32'd0, word_le(c_z4)};
+    // OUT_W < 64: word cix_q of the check word
+    wire [63:0] chk_sh  = {chk, 32'd0} >> (64 - OUT_W - W * 8 * cix_q);
+    wire        unused_bits = ^{merged, zchk, chk_sh}; // each width uses a part
+
+    always @* begin
+        st_d    = st_q;
+        pos_d   = pos_q;
+        cix_d   = cix_q;
+        crc_d   = crc_q;
+        data_d  = data_q;
+        last_d  = last_q;
+        valid_d = valid_q && !m_axis_tready;
+        s_ready = 1'b0;
+        if (load) begin
+            case (st_q)
+                ST_PASS: begin
+                    s_ready = 1'b1;
+                    if (s_axis_tvalid) begin
+                        valid_d = 1'b1;
+                        data_d  = s_axis_tdata;
+                        last_d  = 1'b0;
+                        crc_d   = c_w;
+                        pos_d   = NPW > 1 ? pos_q + 1'b1 : pos_q;
+                        if (s_axis_tlast) begin
+                            if (OUT_W == 64) begin
+                                if (!s_axis_tkeep[KI]) begin
+                                    // 4 bytes or fewer: the check word fills the rest
+                                    data_d = merged[63:64-OUT_W];
+                                    last_d = 1'b1;
+                                    crc_d  = 32'hFFFFFFFF;
+                                end else begin
+                                    st_d = ST_CHK;
+                                end
+                            end else begin
+                                st_d = pos_q + 1'b1 == HALF ? ST_CHK : ST_ZERO;
+                            end
+                        end
+                    end
+                end
+                ST_ZERO: begin
+                    valid_d = 1'b1;
+                    data_d  = {OUT_W{1'b0}};
+                    last_d  = 1'b0;
+                    crc_d   = c_zw;
+                    pos_d   = NPW > 1 ? pos_q + 1'b1 : pos_q;
+                    if (pos_q + 1'b1 == HALF)
+                        st_d = ST_CHK;
+                end
+                default: begin // ST_CHK
+                    valid_d = 1'b1;
+                    if (OUT_W == 64) begin
+                        // after a tlast word of more than 4 bytes: 4 zero bytes
+                        data_d = zchk[63:64-OUT_W];
+                        last_d = 1'b1;
+                    end else begin
+                        data_d = chk_sh[OUT_W-1:0];
+                        last_d = cix_q == CLAST;
+                    end
+                    pos_d = NPW > 1 ? pos_q + 1'b1 : pos_q;
+                    cix_d = cix_q + 1'b1;
+                    if (last_d) begin
+                        st_d  = ST_PASS;
+                        cix_d = {CW{1'b0}};
+                        crc_d = 32'hFFFFFFFF;
+                        pos_d = {PW{1'b0}};
+                    end
+                end
+            endcase
+        end
+    end
+
+    always @(posedge clk) begin
+        data_q  <= data_d;
+        last_q  <= last_d;
+        valid_q <= valid_d;
+        st_q    <= st_d;
+        pos_q   <= pos_d;
+        cix_q   <= cix_d;
+        crc_q   <= crc_d;
+        if (rst) begin
+            valid_q <= 1'b0;
+            st_q    <= ST_PASS;
+            pos_q   <= {PW{1'b0}};
+            cix_q   <= {CW{1'b0}};
+            crc_q   <= 32'hFFFFFFFF;
+        end
+    end
+
+    assign s_axis_tready = s_ready;
+    assign m_axis_tdata  = data_q;
+    assign m_axis_tkeep  = {W{1'b1}};
+    assign m_axis_tlast  = last_q;
+    assign m_axis_tvalid = valid_q;
+
+`ifdef TRC_ASSERT
+    // AXI-Stream: a word offered is held until taken
+    reg past_q;
+    always @(posedge clk) begin
+        past_q <= !rst && valid_q && !m_axis_tready;
+        if (past_q && !rst && !valid_q)
+            $error("%m: trc_wcrc: tvalid dropped before tready");
+    end
+`endif
+
+endmodule
+
+`resetall
