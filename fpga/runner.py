@@ -54,7 +54,7 @@ def synth_script(name, arch, wrapped, json_out=None, flatten=True):
     params = dict(d.params, CORE=d.wrapper_core) if wrapped and not d.wrapper else d.params
     # the RTL's device defines (docs/rtl.md): on ECP5 it instantiates its
     # block RAMs (trc_ram: their output registers, which Yosys does not
-    # infer); iCE40 has no LUT RAM (trc_cstack's ids in flip-flops)
+    # infer); iCE40 has no LUT RAM (trc_cstack's ids in block RAM)
     defines = d.defines + {"ecp5": ("TRC_ECP5",), "ice40": ("TRC_ICE40",)}.get(arch, ())
     opts = "".join(" -D%s" % x for x in defines) + " -sv"
     opts += "".join(" -I%s" % x for x in rtl_incdirs(d))

@@ -86,10 +86,9 @@ module trc_cstack #(
             localparam integer  RD1  = RD - 1;
             localparam [PW-1:0] LAST = RD1[PW-1:0];
             // a few ids: LUT RAM, never a block RAM; iCE40 has no LUT RAM
-            // (TRC_ICE40): flip-flops
-`ifdef TRC_ICE40
-            (* ram_style = "logic" *)
-`else
+            // (TRC_ICE40): there Yosys folds the registered read address
+            // into two block RAMs, fewer LUTs than flip-flops would take
+`ifndef TRC_ICE40
             (* ram_style = "distributed" *)
 `endif
             reg [W-1:0]  mem [0:RD-1];
