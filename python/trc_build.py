@@ -57,6 +57,8 @@ typedef struct {
     uint64_t kind_bits, pad_bits;
     uint64_t lookups[3], hits[3];
     uint64_t predicted, top_exits, delta_sym[4];
+    uint64_t os_predicted;
+    uint64_t units, check_bits;
     ...;
 } trc_stats;
 

@@ -47,6 +47,9 @@
 #ifndef TRC_P_SO
 #define TRC_P_SO 0
 #endif
+#ifndef TRC_P_LEAN
+#define TRC_P_LEAN 0 /* the lean encoder (the harness's time limit) */
+#endif
 #ifndef TRC_P_NCPU
 #define TRC_P_NCPU 1
 #endif

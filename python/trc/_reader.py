@@ -791,7 +791,8 @@ class Reader:
 
 
 _STAT_SCALARS = ("function", "os", "time_ext", "end", "sync", "lost", "kind_bits",
-                 "pad_bits", "predicted", "top_exits")
+                 "pad_bits", "predicted", "top_exits", "os_predicted", "units",
+                 "check_bits")
 _STAT_ARRAYS = (("raw_bits", 4), ("coded_bits", 4), ("lookups", 3), ("hits", 3),
                 ("delta_sym", 4))
 
@@ -834,6 +835,9 @@ class _Stats:
         if any(v["delta_sym"]):
             ds = v["delta_sym"]
             out["stack"] = {"predicted": v["predicted"], "top_exits": v["top_exits"],
+                            "os_predicted": v["os_predicted"],
                             "delta": {"eq": ds[0], "near": ds[1], "length": ds[2],
                                       "escape": ds[3]}}
+        if v["units"]:  # a checked stream (docs/format.md 4.10)
+            out["check"] = {"units": v["units"], "bits": v["check_bits"]}
         return out
