@@ -164,6 +164,11 @@ static void transform_and_print(tree *t, host_pairs *hp, const opts *o, int cpu)
             for (size_t j = 0; j < t->n[root].nkid; j++)
                 select_fraction(t, o, t->n[root].kid[j]);
     }
+    size_t calls = 0;
+    for (size_t k = 0; k < hp->nth; k++)
+        calls += t->n[hp->th[k].user].nkid;
+    if (cpu >= 0 && !calls)
+        return; /* a CPU without function records has no tree */
     if (cpu >= 0)
         printf("# cpu %d\n", cpu);
     for (size_t k = 0; k < hp->nth; k++) {
