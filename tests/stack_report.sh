@@ -80,7 +80,7 @@ abl_rows=""; abl2_rows=""
 for t in $sample $os; do
   n=$(name $t)
   for m in stack stack2; do
-    a=$(awk -v v=$m '$1 == v { print $3 }' $W/$n.abl)
+    a=$(awk -v v=$m '$1 == v { print $3; exit }' $W/$n.abl)
     [ "$a" = "$(size $W/$n.$m)" ] || { echo "stack-report: $n: ablation $m $a bytes, model $(size $W/$n.$m)" >&2; exit 1; }
   done
   case $t in os/*) ;; *) abl_rows+="$(ablrow $t $VARIANTS)"$'\n' ;; esac
