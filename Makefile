@@ -56,6 +56,8 @@ FUZZ_OBJS := $(patsubst %.c,$(B)/fuzz/obj/%.o,$(LIB_SRCS) $(CLI_SRCS))
 $(B)/fuzz/obj/%.o: %.c $(wildcard model/*.h tools/*.h)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+# (kept: make would delete them as intermediates after every build)
+.SECONDARY: $(FUZZ_OBJS)
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $^ $(CLI_LIBS) -o $@
 TEST_DEPS += $(FUZZ)
