@@ -73,7 +73,7 @@ wait $abl
 ablrow() {  # ablrow TRACE VARIANTS...: one table row
   local t=$1 n; n=$(name $1); shift
   local row="| $t"
-  for v in "$@"; do row+=" | $(awk -v v="$v" '$1 == v { printf "%.2f", $2 }' $W/$n.abl)"; done
+  for v in "$@"; do row+=" | $(awk -v v="$v" '$1 == v { printf "%.2f", $2; exit }' $W/$n.abl)"; done
   echo "$row |"
 }
 abl_rows=""; abl2_rows=""
