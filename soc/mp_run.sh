@@ -36,26 +36,28 @@ for k in $(seq 0 $((n - 1))); do
   if ! python3 soc/trace_check.py "$out/cpu$k.txt" $FW/mpfw.sym "$out/uart$k.log" \
        > "$out/check$k.log" 2>&1; then
     echo "soc/mp_run.sh: CPU $k's trace check failed ($out/check$k.log):"
-    grep -v '^ok' "$out/check$k.log" | head -5
+    grep -v '^ok' "$out/check$k.log" | awk 'NR <= 5'
     fail=1
   fi
 done
 if ! python3 soc/mp_check.py "$out/trace.txt" "$out/uart" "$n" --markers > "$out/mp.log" 2>&1; then
   echo "soc/mp_run.sh: the lock or marker check failed ($out/mp.log):"
-  grep -v '^ok\|^ *[0-9]\|^marker' "$out/mp.log" | head -5
+  grep -v '^ok\|^ *[0-9]\|^marker' "$out/mp.log" | awk 'NR <= 5'
   fail=1
 fi
 [ $fail = 0 ] || exit 1
 grep -E '^cpus' "$out/sim.log"
 for k in $(seq 0 $((n - 1))); do echo "CPU $k: $(tail -1 "$out/check$k.log")"; done
 grep -E '^ok (lock|markers):' "$out/mp.log" | grep -v 'took it'
+# (awk, not head, keeps the first lines: head would stop the writer with
+# SIGPIPE, which pipefail reports as a failure)
 if [ $show = 1 ]; then
   for k in $(seq 0 $((n - 1))); do
     echo "--- CPU $k: call tree (trc calltree --raw --cpus $n --cpu $k --syms mpfw.sym --depth 3)"
     $TRC calltree --raw --cpus "$n" --cpu "$k" --syms $FW/mpfw.sym --depth 3 "$out/stream.bin" \
-      2> /dev/null | head -20
+      2> /dev/null | awk 'NR <= 20'
   done
   echo "--- markers: one per lock taken, at one time in every CPU's trace"
-  sed -n '/^marker/,$p' "$out/mp.log" | head -12
+  sed -n '/^marker/,$p' "$out/mp.log" | awk 'NR <= 12'
   echo "    ... ($(grep -c '^ *[0-9]' "$out/mp.log") markers, all in $out/mp.log)"
 fi
