@@ -14,6 +14,14 @@ TOOL_MAIN := tools/trc.c tools/trc_bench.c
 CLI_SRCS  := $(filter-out $(TOOL_MAIN),$(TOOL_SRCS))
 CLI_LIBS  := -llzma -lzstd -lm
 
+# Every Verilator build compiles the same runtime (verilated.cpp and its
+# kin, about a fifth of a build's CPU time): ccache compiles it once.
+# Verilator's generated makefiles take OBJCACHE from the environment.
+ifneq ($(shell command -v ccache 2>/dev/null),)
+export OBJCACHE ?= ccache
+export CCACHE_DIR ?= $(CURDIR)/$(B)/ccache
+endif
+
 .PHONY: all deps demo test test-deps check lint bench stack-report clean
 all: $(B)/trc $(B)/trc_bench
 

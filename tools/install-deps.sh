@@ -14,7 +14,7 @@ declare -A deb=(
   [lz4]=lz4 [zstd]=zstd [babeltrace2]=babeltrace2 [xz]=xz-utils
   [gzip]=gzip [clang]=clang [python3]=python3 [cc]=gcc [make]=make
   [xvfb-run]=xvfb [/usr/bin/time]=time [prlimit]=util-linux [xxd]=xxd
-  [riscv64-unknown-elf-gcc]=gcc-riscv64-unknown-elf
+  [riscv64-unknown-elf-gcc]=gcc-riscv64-unknown-elf [ccache]=ccache
 )
 missing=()
 for cmd in "${!deb[@]}"; do
