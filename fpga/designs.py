@@ -65,6 +65,8 @@ class Design:
     wrapper: str = ""           # its own pin wrapper top (fpga/NAME.v) in place of trc_fpga
     constraints: tuple = ()     # (arch, file) pairs: its own pin constraints, with every
                                 # clock's target, in place of the device's file
+    devices: tuple = ()         # the devices it is placed on, if not every device of
+                                # its archs (its own pin file may fit one package only)
 
 
 def _trc_perf(sim, out_w, rate_key, size="trc_bytes", stats="", note=""):
@@ -122,7 +124,8 @@ DESIGNS = {d.name: d for d in [
                           "Fmax is the trc clock's"),
            color="#a6bddb", wrapper="trc_fpga_core_dc",
            constraints=(("ice40", "constraints/ice40_hx8k_ct256_dc.pcf"),
-                        ("ecp5", "constraints/ecp5_25f_cabga256_dc.lpf"))),
+                        ("ecp5", "constraints/ecp5_25f_cabga256_dc.lpf")),
+           devices=("hx8k", "ecp5-6", "ecp5-8")),
     # several CPUs into one stream (docs/rtl.md, "trc_mpcore")
     *[Design("trc_mp%d" % n, "trc_mpcore", -1, TRC_RTL, dict(PAPER, OUT_W=64, NCPU=n),
              "trc_mpcore, %d CPUs, OUT_W=64" % n, kind="mp", wrapper="trc_fpga_mp",
@@ -187,11 +190,16 @@ DEV_ORDER = ("hx8k", "up5k", "ecp5-6", "ecp5-8", "xc4v")
 
 def devices_of(design):
     """The devices a design goes to, in report order."""
-    return [v for v in DEV_ORDER if DEVICES[v].arch in DESIGNS[design].archs]
+    d = DESIGNS[design]
+    return [v for v in DEV_ORDER
+            if DEVICES[v].arch in d.archs and (not d.devices or v in d.devices)]
 
 
-def designs_for(arch):
-    return [d.name for d in DESIGNS.values() if arch in d.archs]
+def designs_for(arch_or_dev):
+    """The designs of an arch's flows, or the designs placed on a device."""
+    if arch_or_dev in DEVICES and arch_or_dev not in ARCHS:
+        return [n for n in DESIGNS if arch_or_dev in devices_of(n)]
+    return [d.name for d in DESIGNS.values() if arch_or_dev in d.archs]
 
 
 def label(dev):

@@ -18,7 +18,7 @@
                                        --carry, the rows of designs DIR has no
                                        result for come from an earlier
                                        reports/fpga.json, marked as carried
-  flow.py designs [ARCH]               the design names (for ARCH's flows)
+  flow.py designs [ARCH|DEV]           the design names (of ARCH's flows, or placed on DEV)
   flow.py harnesses                    the harness builds perf runs (for make)
 
 ARCH: ice40 | ecp5 | xc4v; DEV: hx8k | up5k | ecp5-6 | ecp5-8. The designs
@@ -56,6 +56,8 @@ def main(argv):
     if cmd == "pnr" and len(a) == 6:
         if a[2] not in designs.DEVICES or a[2] == "xc4v" or not a[3].isdigit():
             return usage("pnr needs DEV (hx8k, up5k, ecp5-6, ecp5-8) and a numeric SEED")
+        if a[2] not in designs.devices_of(a[1]):
+            return usage("design %s is not placed on %s" % (a[1], a[2]))
         return runner.place_route(a[1], a[2], int(a[3]), a[4], a[5])
     if cmd == "breakdown" and len(a) == 3 and a[2] in designs.ARCHS:
         print(runner.breakdown(a[1], a[2]))

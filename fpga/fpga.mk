@@ -22,10 +22,9 @@ space := $(empty) $(empty)
 FPGA_SYN  := $(foreach d,$(FPGA_ICE40),$(FPGA_DIR)/syn/$(d).ice40.json) \
              $(foreach d,$(FPGA_ECP5),$(FPGA_DIR)/syn/$(d).ecp5.json) \
              $(foreach d,$(FPGA_XC4V),$(FPGA_DIR)/syn/$(d).xc4v.json)
-FPGA_PNR  := $(foreach d,$(FPGA_ICE40),$(foreach v,hx8k up5k,$(foreach s,$(FPGA_SEEDS),\
-               $(FPGA_DIR)/pnr/$(d).$(v).s$(s).json))) \
-             $(foreach d,$(FPGA_ECP5),$(foreach v,ecp5-6 ecp5-8,$(foreach s,$(FPGA_SEEDS),\
-               $(FPGA_DIR)/pnr/$(d).$(v).s$(s).json)))
+FPGA_PNR  := $(foreach v,hx8k up5k ecp5-6 ecp5-8,\
+               $(foreach d,$(shell python3 fpga/flow.py designs $(v)),\
+                 $(foreach s,$(FPGA_SEEDS),$(FPGA_DIR)/pnr/$(d).$(v).s$(s).json)))
 fpga_arch = $(if $(filter ecp5%,$(1)),ecp5,ice40)
 
 .PHONY: fpga fpga-runs fpga-quick
