@@ -18,7 +18,9 @@ module trc_tb_directed #(
 
     reg             clk = 1'b0;
     reg             rst = 1'b1;
-    reg [REC_W-1:0] s_tdata = {REC_W{1'b0}};
+    // No initial value: under Icarus an always @* block runs first on an
+    // input's change, and the first record (delta 0) must be such a change.
+    reg [REC_W-1:0] s_tdata;
     reg             s_tvalid = 1'b0;
     wire            s_tready;
     wire [OUT_W-1:0] m_tdata;
