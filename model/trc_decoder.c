@@ -629,28 +629,40 @@ static int paper_run_kind(const trc_decoder *d)
                : 0;
 }
 
-trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
-                     size_t *src_used, trc_record *dst, size_t cap,
-                     size_t *n_out, int final)
+/* The two compiled copies of paper_run(), out of line so that the
+ * other modes' loop in trc_decode() keeps its registers. */
+static size_t paper_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap,
+                         int run)
+{
+    const trc_params *p = &d->p;
+    if (run == 1)
+        return paper_run(d, r, dst, cap, TRC_PAPER_NT, TRC_PAPER_NZ,
+                         TRC_PAPER_FID_W, TRC_PAPER_TYPE_W, TRC_PAPER_VAL_W,
+                         TRC_PAPER_ND, TRC_PAPER_ND, TRC_PAPER_ND);
+    return paper_run(d, r, dst, cap, p->nt, d->nz, p->fid_w, p->type_w,
+                     p->val_w, p->nd_f, p->nd_t, p->nd_v);
+}
+
+/* trc_decode() with run = paper_run_kind(d); compiled once for run = 0,
+ * where the paper run's code drops out and leaves the other modes' loop its
+ * registers, and once for the paper runs. */
+static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
+                                       size_t len, size_t *src_used,
+                                       trc_record *dst, size_t cap,
+                                       size_t *n_out, int final,
+                                       const int run)
 {
     bitr r = {src, len, d->bit, (uint64_t)len * 8u, 0};
     uint64_t first = r.pos;
     size_t n = 0;
     trc_error err = TRC_OK;
     trc_decoder save;
-    const int run = paper_run_kind(d);
-    const trc_params *p = &d->p;
 
     while (n < cap && r.pos < r.end) {
         if (run && d->carry == 0 && r.end >= SAFE_BITS) {
-            n += run == 1 ? paper_run(d, &r, dst + n, cap - n, TRC_PAPER_NT,
-                                      TRC_PAPER_NZ, TRC_PAPER_FID_W,
-                                      TRC_PAPER_TYPE_W, TRC_PAPER_VAL_W,
-                                      TRC_PAPER_ND, TRC_PAPER_ND,
-                                      TRC_PAPER_ND)
-                          : paper_run(d, &r, dst + n, cap - n, p->nt, d->nz,
-                                      p->fid_w, p->type_w, p->val_w, p->nd_f,
-                                      p->nd_t, p->nd_v);
+            bitr rr = r; /* r's address stays private to this loop */
+            n += paper_runs(d, &rr, dst + n, cap - n, run);
+            r = rr;
             if (n == cap || r.pos >= r.end)
                 break;
         }
@@ -690,4 +702,13 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
     d->bit = (unsigned)(r.pos & 7u);
     *n_out = n;
     return err;
+}
+
+trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
+                     size_t *src_used, trc_record *dst, size_t cap,
+                     size_t *n_out, int final)
+{
+    int run = paper_run_kind(d);
+    return run ? decode(d, src, len, src_used, dst, cap, n_out, final, run)
+               : decode(d, src, len, src_used, dst, cap, n_out, final, 0);
 }

@@ -114,11 +114,23 @@ static inline void trc_dict8r_set(trc_dict8r *v, unsigned j, uint32_t x)
 #endif
 }
 
-/* Returns the lowest address holding key, or d->size (the escape) on a miss. */
+/* Returns the lowest address holding key, or d->size (the escape) on a miss.
+ * (Plain compares: inlined into the stack modes' coders, trc_dict_find8()'s
+ * vector code costs them more instructions than it saves.) */
 static inline unsigned trc_dict_find(const trc_dict *d, uint32_t key)
 {
-    if (d->size < 8u)
-        return trc_dict_find8(d, key, d->size);
+    if (d->size < 8u) { /* ND <= 3: compare all eight at once, no branch */
+        const uint32_t *e = d->entry;
+        unsigned m = (unsigned)(e[0] == key) | (unsigned)(e[1] == key) << 1 |
+                     (unsigned)(e[2] == key) << 2 |
+                     (unsigned)(e[3] == key) << 3 |
+                     (unsigned)(e[4] == key) << 4 |
+                     (unsigned)(e[5] == key) << 5 |
+                     (unsigned)(e[6] == key) << 6 |
+                     (unsigned)(e[7] == key) << 7;
+        m &= (1u << d->size) - 1u;
+        return m ? (unsigned)__builtin_ctz(m) : d->size;
+    }
     unsigned a = 0;
     while (a < d->size && d->entry[a] != key)
         a++;

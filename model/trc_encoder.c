@@ -457,9 +457,27 @@ static int paper_run_kind(const trc_encoder *e)
                : 0;
 }
 
-trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
-                     size_t *n_used, uint8_t *dst, size_t cap,
-                     size_t *dst_len)
+/* The two compiled copies of paper_run(), out of line so that the
+ * other modes' loop in trc_encode() keeps its registers. */
+static size_t paper_runs(trc_encoder *e, bitw *w, const trc_record *src,
+                         size_t n, size_t limit, int run)
+{
+    const trc_params *p = &e->p;
+    if (run == 1)
+        return paper_run(e, w, src, n, limit, TRC_PAPER_NT, TRC_PAPER_NZ,
+                         TRC_PAPER_FID_W, TRC_PAPER_TYPE_W, TRC_PAPER_VAL_W,
+                         TRC_PAPER_ND, TRC_PAPER_ND, TRC_PAPER_ND);
+    return paper_run(e, w, src, n, limit, p->nt, e->nz, p->fid_w, p->type_w,
+                     p->val_w, p->nd_f, p->nd_t, p->nd_v);
+}
+
+/* trc_encode() with run = paper_run_kind(e); compiled once for run = 0,
+ * where the paper run's code drops out and leaves the other modes' loop its
+ * registers, and once for the paper runs. */
+static TRC_HOT_INLINE trc_error encode(trc_encoder *e, const trc_record *src,
+                                       size_t n, size_t *n_used, uint8_t *dst,
+                                       size_t cap, size_t *dst_len,
+                                       const int run)
 {
     *n_used = 0;
     *dst_len = 0;
@@ -473,18 +491,11 @@ trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
     const uint32_t fmask = (uint32_t)((UINT64_C(1) << e->p.fid_w) - 1u);
     const uint64_t vmax = (UINT64_C(1) << e->p.val_w) - 1u;
     const uint32_t lost = TRC_TYPE_LOST(&e->p);
-    const int run = paper_run_kind(e);
-    const trc_params *p = &e->p;
     for (; i < n && w.pos <= limit; i++) {
         if (run && !e->in_record) {
-            i += run == 1 ? paper_run(e, &w, src + i, n - i, limit,
-                                      TRC_PAPER_NT, TRC_PAPER_NZ,
-                                      TRC_PAPER_FID_W, TRC_PAPER_TYPE_W,
-                                      TRC_PAPER_VAL_W, TRC_PAPER_ND,
-                                      TRC_PAPER_ND, TRC_PAPER_ND)
-                          : paper_run(e, &w, src + i, n - i, limit, p->nt,
-                                      e->nz, p->fid_w, p->type_w, p->val_w,
-                                      p->nd_f, p->nd_t, p->nd_v);
+            bitw rw = w; /* w's address stays private to this loop */
+            i += paper_runs(e, &rw, src + i, n - i, limit, run);
+            w = rw;
             if (i == n || w.pos > limit)
                 break;
         }
@@ -526,6 +537,15 @@ trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
     *n_used = i;
     writer_done(e, &w, dst_len);
     return err;
+}
+
+trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
+                     size_t *n_used, uint8_t *dst, size_t cap,
+                     size_t *dst_len)
+{
+    int run = paper_run_kind(e);
+    return run ? encode(e, src, n, n_used, dst, cap, dst_len, run)
+               : encode(e, src, n, n_used, dst, cap, dst_len, 0);
 }
 
 trc_error trc_encode_raw(trc_encoder *e, const trc_record *raw, uint8_t *dst,
