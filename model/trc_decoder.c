@@ -7,6 +7,7 @@
 
 #include "trc.h"
 #include "trc_dict.h"
+#include "trc_paper.h"
 #include "trc_stack.h"
 
 /* The readers of a record are inlined into trc_decode()'s loop, so that the
@@ -493,9 +494,163 @@ static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, bitr *r, trc_record *
 /* A record never needs more bits than this, padding included. */
 #define SAFE_BITS (8u * TRC_MAX_RECORD_BYTES)
 
-trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
-                     size_t *src_used, trc_record *dst, size_t cap,
-                     size_t *n_out, int final)
+/* Paper mode's trace records, decoded in a run: function records and OS
+ * records of a type below LOST, each from one 64-bit load (the caller makes
+ * sure that a record's fields fit the 57 bits it is sure to hold), with the
+ * figures of trc_stats counted in locals and added once. The run stops
+ * before anything else (a reserved type, a z above NT) and before the last
+ * SAFE_BITS of the input, and leaves that record to get_record(). Needs
+ * d->carry == 0. The field widths come in as arguments so that the call
+ * with the paper's constants compiles to shifts by constants. Returns the
+ * records written to dst[0..cap). */
+static TRC_HOT_INLINE size_t paper_run(trc_decoder *d, bitr *r,
+                                       trc_record *dst, size_t cap,
+                                       unsigned nt, unsigned nz, unsigned fw,
+                                       unsigned tw, unsigned vw, unsigned ndf,
+                                       unsigned ndt, unsigned ndv)
+{
+    const uint8_t *src = r->src;
+    uint64_t pos = r->pos;
+    const uint64_t stop = r->end - SAFE_BITS; /* the caller: end >= SAFE_BITS */
+    const uint32_t flip = UINT32_C(1) << fw;
+    const unsigned fsize = (1u << ndf) - 1u, tsize = (1u << ndt) - 1u,
+                   vsize = (1u << ndv) - 1u;
+    const uint32_t lost = TRC_TYPE_LOST(&d->p);
+    uint32_t *fe = d->fdict.entry, *te = d->tdict.entry, *ve = d->vdict.entry;
+    unsigned fwp = d->fdict.wp, twp = d->tdict.wp, vwp = d->vdict.wp;
+    uint64_t nos = 0, fmiss = 0, th = 0, vh = 0, tsb = 0;
+    size_t n = 0;
+    while (n < cap && pos <= stop) {
+        uint64_t v = load_be64(src + (pos >> 3)) << (pos & 7u);
+        unsigned z = (unsigned)(v >> (64u - nz));
+        if (z > nt)
+            break; /* corrupt: get_record() says so */
+        /* z == nt: delta 0 and no low bits; the two-step shift is defined
+         * for low == 0 */
+        unsigned low = z < nt ? nt - 1u - z : 0u;
+        uint32_t delta = ((uint32_t)(z < nt) << low) |
+                         (uint32_t)(((v << nz) >> 1) >> (63u - low));
+        unsigned tb = nz + low;
+        uint64_t u = v << tb;
+        trc_record *o = &dst[n];
+        if (!(u >> 63)) {
+            u <<= 1;
+            unsigned a = (unsigned)(u >> (64u - ndf));
+            uint32_t key;
+            unsigned bits;
+            if (a < fsize) {
+                key = fe[a];
+                fe[a] ^= flip;
+                bits = ndf;
+            } else {
+                key = (uint32_t)((u << ndf) >> (63u - fw));
+                fe[fwp] = key ^ flip;
+                fwp = fwp + 1u == fsize ? 0u : fwp + 1u;
+                fmiss++;
+                bits = ndf + fw + 1u;
+            }
+            o->kind = key >> fw; /* keys have fw + 1 bits: the exit flag */
+            o->a = key & (flip - 1u);
+            o->b = 0;
+            pos += tb + 1u + bits;
+        } else {
+            u <<= 1;
+            unsigned a = (unsigned)(u >> (64u - ndt));
+            int thit = a < tsize;
+            uint32_t type = thit ? te[a] : (uint32_t)((u << ndt) >> (64u - tw));
+            if (type >= lost)
+                break; /* a reserved record: get_record() */
+            unsigned tbits = thit ? ndt : ndt + tw;
+            if (!thit) {
+                te[twp] = type;
+                twp = twp + 1u == tsize ? 0u : twp + 1u;
+            }
+            u <<= tbits;
+            unsigned b = (unsigned)(u >> (64u - ndv));
+            int vhit = b < vsize;
+            uint32_t val = vhit ? ve[b] : (uint32_t)((u << ndv) >> (64u - vw));
+            if (!vhit) {
+                ve[vwp] = val;
+                vwp = vwp + 1u == vsize ? 0u : vwp + 1u;
+            }
+            o->kind = TRC_OS;
+            o->a = type;
+            o->b = val;
+            th += (unsigned)thit;
+            vh += (unsigned)vhit;
+            nos++;
+            pos += tb + 1u + tbits + (vhit ? ndv : ndv + vw);
+        }
+        o->delta = delta;
+        tsb += tb;
+        n++;
+    }
+    d->fdict.wp = fwp;
+    d->tdict.wp = twp;
+    d->vdict.wp = vwp;
+    r->pos = pos;
+    if (n)
+        d->ended = 0;
+    uint64_t nf = n - nos, fh = nf - fmiss;
+    trc_stats *st = &d->st;
+    st->function += nf;
+    st->os += nos;
+    st->kind_bits += nf + nos;
+    st->raw_bits[TRC_F_TIMESTAMP] += (uint64_t)nt * (nf + nos);
+    st->raw_bits[TRC_F_FUNCTION] += (uint64_t)(fw + 1u) * nf;
+    st->raw_bits[TRC_F_TYPE] += (uint64_t)tw * nos;
+    st->raw_bits[TRC_F_VALUE] += (uint64_t)vw * nos;
+    st->coded_bits[TRC_F_TIMESTAMP] += tsb;
+    st->coded_bits[TRC_F_FUNCTION] += ndf * nf + (fw + 1u) * (nf - fh);
+    st->coded_bits[TRC_F_TYPE] += ndt * nos + tw * (nos - th);
+    st->coded_bits[TRC_F_VALUE] += ndv * nos + vw * (nos - vh);
+    st->lookups[0] += nf;
+    st->hits[0] += fh;
+    st->lookups[1] += nos;
+    st->hits[1] += th;
+    st->lookups[2] += nos;
+    st->hits[2] += vh;
+    return n;
+}
+
+/* 0: no run; 1: paper_run() with the paper's widths as constants; 2: with
+ * d's widths (paper mode, every record's fields within 57 bits). */
+static int paper_run_kind(const trc_decoder *d)
+{
+    const trc_params *p = &d->p;
+    if (p->mode != TRC_MODE_PAPER || trc_cpu_count(p) > 1)
+        return 0;
+    if (trc_paper_widths(p) && d->nz == TRC_PAPER_NZ)
+        return 1;
+    unsigned t = d->nz + p->nt; /* time code and kind bit, at most */
+    return t + p->nd_f + p->fid_w + 1u <= 57u &&
+                   t + p->nd_t + p->type_w + p->nd_v + p->val_w <= 57u
+               ? 2
+               : 0;
+}
+
+/* The two compiled copies of paper_run(), out of line so that the
+ * other modes' loop in trc_decode() keeps its registers. */
+static size_t paper_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap,
+                         int run)
+{
+    const trc_params *p = &d->p;
+    if (run == 1)
+        return paper_run(d, r, dst, cap, TRC_PAPER_NT, TRC_PAPER_NZ,
+                         TRC_PAPER_FID_W, TRC_PAPER_TYPE_W, TRC_PAPER_VAL_W,
+                         TRC_PAPER_ND, TRC_PAPER_ND, TRC_PAPER_ND);
+    return paper_run(d, r, dst, cap, p->nt, d->nz, p->fid_w, p->type_w,
+                     p->val_w, p->nd_f, p->nd_t, p->nd_v);
+}
+
+/* trc_decode() with run = paper_run_kind(d); compiled once for run = 0,
+ * where the paper run's code drops out and leaves the other modes' loop its
+ * registers, and once for the paper runs. */
+static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
+                                       size_t len, size_t *src_used,
+                                       trc_record *dst, size_t cap,
+                                       size_t *n_out, int final,
+                                       const int run)
 {
     bitr r = {src, len, d->bit, (uint64_t)len * 8u, 0};
     uint64_t first = r.pos;
@@ -504,6 +659,13 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
     trc_decoder save;
 
     while (n < cap && r.pos < r.end) {
+        if (run && d->carry == 0 && r.end >= SAFE_BITS) {
+            bitr rr = r; /* r's address stays private to this loop */
+            n += paper_runs(d, &rr, dst + n, cap - n, run);
+            r = rr;
+            if (n == cap || r.pos >= r.end)
+                break;
+        }
         uint64_t start = r.pos;
         /* Near the end of the input a record may be cut short: keep the
          * state to roll back to, so a record is decoded whole or not at all. */
@@ -540,4 +702,13 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
     d->bit = (unsigned)(r.pos & 7u);
     *n_out = n;
     return err;
+}
+
+trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
+                     size_t *src_used, trc_record *dst, size_t cap,
+                     size_t *n_out, int final)
+{
+    int run = paper_run_kind(d);
+    return run ? decode(d, src, len, src_used, dst, cap, n_out, final, run)
+               : decode(d, src, len, src_used, dst, cap, n_out, final, 0);
 }

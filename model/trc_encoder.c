@@ -6,6 +6,7 @@
 
 #include "trc.h"
 #include "trc_dict.h"
+#include "trc_paper.h"
 #include "trc_stack.h"
 
 /* The coders of a record are inlined into trc_encode()'s loop, so that the
@@ -349,9 +350,134 @@ static void writer_done(trc_encoder *e, bitw *w, size_t *dst_len)
     *dst_len = w->pos;
 }
 
-trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
-                     size_t *n_used, uint8_t *dst, size_t cap,
-                     size_t *dst_len)
+/* Paper mode's common records, coded in a run: valid function records and
+ * OS records of a type below LOST, whose delta needs no TIME_EXT. A
+ * function record is one put (time code, kind bit, dictionary code) and
+ * one flush; an OS record two (the caller makes sure each put fits 56
+ * bits). The run stops at the first other record, or when dst has fewer
+ * than TRC_MAX_RECORD_BYTES left past limit, and returns the records it
+ * took. Needs !e->in_record. The field widths come in as arguments so that
+ * the call with the paper's constants compiles to shifts by constants. */
+static TRC_HOT_INLINE size_t paper_run(trc_encoder *e, bitw *wp,
+                                       const trc_record *src, size_t n,
+                                       size_t limit, unsigned nt, unsigned nz,
+                                       unsigned fw, unsigned tw, unsigned vw,
+                                       unsigned ndf, unsigned ndt,
+                                       unsigned ndv)
+{
+    const uint64_t dmax = (UINT64_C(1) << nt) - 1u;
+    const uint32_t flip = UINT32_C(1) << fw;
+    const uint64_t vmax = (UINT64_C(1) << vw) - 1u;
+    const uint32_t lost = (UINT32_C(1) << tw) - 4u;
+    const unsigned fsize = (1u << ndf) - 1u, tsize = (1u << ndt) - 1u,
+                   vsize = (1u << ndv) - 1u;
+    trc_dict *fd = &e->fdict, *td = &e->tdict, *vd = &e->vdict;
+    bitw lw = *wp, *w = &lw; /* a copy the compiler keeps in registers */
+    trc_dict8r fr = trc_dict8r_load(fd); /* used when fsize < 8 */
+    size_t i = 0;
+    for (; i < n && w->pos <= limit; i++) {
+        const trc_record *r = &src[i];
+        uint32_t d = (uint32_t)r->delta;
+        if (r->delta > dmax)
+            break;
+        /* time code without a branch: for d > 0, d's bits below the
+         * leading one plus z << top is d + (nt - 2 - top) << top (modulo
+         * 2^64 when top = nt - 1); d = 0 takes top = 0 and adds 2 */
+        unsigned top = 31u - (unsigned)__builtin_clz(d | 1u);
+        unsigned tb = nz + top;
+        uint64_t tc = (uint64_t)d + ((uint64_t)(nt - 2u - top) << top) +
+                      2u * (uint64_t)(d == 0);
+        if (r->kind <= TRC_EXIT) {
+            if (r->a >= flip || r->b != 0)
+                break;
+            uint32_t key = ((uint32_t)r->kind << fw) | r->a;
+            unsigned a = fsize < 8u ? trc_dict8r_find(&fr, key, fsize)
+                                   : trc_dict_find(fd, key);
+            if (a < fsize)
+                put(w, (tc << (1u + ndf)) | a, tb + 1u + ndf);
+            else
+                put(w, (tc << (1u + ndf + fw + 1u)) |
+                           ((uint64_t)fsize << (fw + 1u)) | key,
+                    tb + 1u + ndf + fw + 1u);
+            if (fsize < 8u) {
+                /* a hit flips entry a, which held key; a miss writes
+                 * key ^ flip at the write pointer */
+                trc_dict8r_set(&fr, a < fsize ? a : fd->wp, key ^ flip);
+                if (a == fsize)
+                    fd->wp = fd->wp + 1u == fsize ? 0u : fd->wp + 1u;
+            } else if (a < fsize) {
+                fd->entry[a] ^= flip;
+            } else {
+                trc_dict_push(fd, key ^ flip);
+            }
+        } else {
+            if (r->kind != TRC_OS || r->a >= lost || r->b > vmax)
+                break;
+            unsigned a = tsize < 8u ? trc_dict_find8(td, r->a, tsize)
+                                   : trc_dict_find(td, r->a);
+            if (a < tsize) {
+                put(w, (((tc << 1) | 1u) << ndt) | a, tb + 1u + ndt);
+            } else {
+                put(w, (((tc << 1) | 1u) << (ndt + tw)) |
+                           ((uint64_t)tsize << tw) | r->a,
+                    tb + 1u + ndt + tw);
+                trc_dict_push(td, r->a);
+            }
+            flush(w);
+            a = vsize < 8u ? trc_dict_find8(vd, r->b, vsize)
+                            : trc_dict_find(vd, r->b);
+            if (a < vsize) {
+                put(w, a, ndv);
+            } else {
+                put(w, ((uint64_t)vsize << vw) | r->b, ndv + vw);
+                trc_dict_push(vd, r->b);
+            }
+        }
+        flush(w);
+    }
+    *wp = lw;
+    if (fsize < 8u)
+        trc_dict8r_store(&fr, fd);
+    return i;
+}
+
+/* 0: no run; 1: paper_run() with the paper's widths as constants; 2: with
+ * e's widths (paper mode, each of its puts within 56 bits). */
+static int paper_run_kind(const trc_encoder *e)
+{
+    const trc_params *p = &e->p;
+    if (p->mode != TRC_MODE_PAPER)
+        return 0;
+    if (trc_paper_widths(p) && e->nz == TRC_PAPER_NZ)
+        return 1;
+    unsigned t = e->nz + p->nt; /* time code and kind bit, at most */
+    return t + p->nd_f + p->fid_w + 1u <= 56u &&
+                   t + p->nd_t + p->type_w <= 56u
+               ? 2
+               : 0;
+}
+
+/* The two compiled copies of paper_run(), out of line so that the
+ * other modes' loop in trc_encode() keeps its registers. */
+static size_t paper_runs(trc_encoder *e, bitw *w, const trc_record *src,
+                         size_t n, size_t limit, int run)
+{
+    const trc_params *p = &e->p;
+    if (run == 1)
+        return paper_run(e, w, src, n, limit, TRC_PAPER_NT, TRC_PAPER_NZ,
+                         TRC_PAPER_FID_W, TRC_PAPER_TYPE_W, TRC_PAPER_VAL_W,
+                         TRC_PAPER_ND, TRC_PAPER_ND, TRC_PAPER_ND);
+    return paper_run(e, w, src, n, limit, p->nt, e->nz, p->fid_w, p->type_w,
+                     p->val_w, p->nd_f, p->nd_t, p->nd_v);
+}
+
+/* trc_encode() with run = paper_run_kind(e); compiled once for run = 0,
+ * where the paper run's code drops out and leaves the other modes' loop its
+ * registers, and once for the paper runs. */
+static TRC_HOT_INLINE trc_error encode(trc_encoder *e, const trc_record *src,
+                                       size_t n, size_t *n_used, uint8_t *dst,
+                                       size_t cap, size_t *dst_len,
+                                       const int run)
 {
     *n_used = 0;
     *dst_len = 0;
@@ -366,6 +492,13 @@ trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
     const uint64_t vmax = (UINT64_C(1) << e->p.val_w) - 1u;
     const uint32_t lost = TRC_TYPE_LOST(&e->p);
     for (; i < n && w.pos <= limit; i++) {
+        if (run && !e->in_record) {
+            bitw rw = w; /* w's address stays private to this loop */
+            i += paper_runs(e, &rw, src + i, n - i, limit, run);
+            w = rw;
+            if (i == n || w.pos > limit)
+                break;
+        }
         const trc_record *r = &src[i];
         /* Fast path: a valid record that needs no TIME_EXT and no lowering. */
         if (r->delta <= dmax && !e->in_record &&
@@ -404,6 +537,15 @@ trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
     *n_used = i;
     writer_done(e, &w, dst_len);
     return err;
+}
+
+trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
+                     size_t *n_used, uint8_t *dst, size_t cap,
+                     size_t *dst_len)
+{
+    int run = paper_run_kind(e);
+    return run ? encode(e, src, n, n_used, dst, cap, dst_len, run)
+               : encode(e, src, n, n_used, dst, cap, dst_len, 0);
 }
 
 trc_error trc_encode_raw(trc_encoder *e, const trc_record *raw, uint8_t *dst,

@@ -3,6 +3,7 @@
  * lowering of trace records to raw (encoder input) records.
  */
 #include "trc.h"
+#include "trc_paper.h"
 
 static const char *const err_names[TRC_ERR__COUNT] = {
     "TRC_OK", "TRC_ERR_PARAM", "TRC_ERR_FIELD", "TRC_ERR_RESERVED",
@@ -43,19 +44,30 @@ const char *trc_error_text(trc_error err)
 
 trc_params trc_params_paper(void)
 {
-    trc_params p = {23, 15, 7, 16, 3, 3, 3, TRC_MODE_PAPER, 0, 0, 0, 1};
+    trc_params p = {TRC_PAPER_NT,     TRC_PAPER_FID_W, TRC_PAPER_TYPE_W,
+                    TRC_PAPER_VAL_W,  TRC_PAPER_ND,    TRC_PAPER_ND,
+                    TRC_PAPER_ND,     TRC_MODE_PAPER,  0, 0, 0, 1};
     return p;
 }
 
 trc_params trc_params_stack(void)
 {
-    trc_params p = {23, 15, 7, 16, 3, 3, 3, TRC_MODE_STACK, 9, 16, 0, 1};
+    trc_params p = trc_params_paper();
+    p.mode = TRC_MODE_STACK;
+    p.sk = 9;
+    p.sd = 16;
     return p;
 }
 
 trc_params trc_params_stack2(void)
 {
-    trc_params p = {23, 15, 7, 16, 4, 3, 4, TRC_MODE_STACK2, 12, 16, 9, 1};
+    trc_params p = trc_params_paper();
+    p.mode = TRC_MODE_STACK2;
+    p.nd_f = 4;
+    p.nd_v = 4;
+    p.sk = 12;
+    p.sd = 16;
+    p.so = 9;
     return p;
 }
 

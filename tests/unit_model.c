@@ -526,6 +526,53 @@ static void test_random_round_trips(void)
     }
 }
 
+/* The decoder takes paper mode's common records many at a time when at
+ * least TRC_MAX_RECORD_BYTES of input are left, and one at a time
+ * otherwise. Fed one byte per call it only ever takes the second path:
+ * records and every figure of trc_stats must come out the same either way,
+ * for the paper's widths (the run with constant widths), NT 12 and the
+ * 16/10/5/9 set (the run with the stream's widths), and two sets whose
+ * records do not fit the run's 57 bits. */
+static void test_paper_run_same_as_single(void)
+{
+    static const unsigned sets[][5] = {
+        {23, 15, 7, 16, 3}, {12, 15, 7, 16, 3}, {23, 15, 7, 16, 4},
+        {16, 10, 5, 9, 2},  {32, 31, 16, 32, 8},
+    };
+    enum { N = 1000 }; /* one byte a call copies the decoder per record */
+    static trc_record in[N], whole[N + 8], bytewise[N + 8];
+    static uint8_t b[N * 40];
+    int ok = 1;
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        trc_params p = P(sets[s][0], sets[s][1], sets[s][2], sets[s][3],
+                         sets[s][4]);
+        rng_state = 77 + (unsigned)s;
+        random_trace(&p, in, N);
+        trc_error err;
+        size_t n = enc_trace(&p, in, N, b, sizeof b, &err);
+        trc_decoder d1, d2;
+        size_t used, got1 = 0, got2 = 0, pos = 0;
+        trc_decoder_init(&d1, &p);
+        err = trc_decode(&d1, b, n, &used, whole, N + 8, &got1, 1);
+        ok &= err == TRC_OK && got1 == N && same(in, whole, N);
+        trc_decoder_init(&d2, &p);
+        for (size_t avail = 1; err == TRC_OK && pos < n;) {
+            size_t got;
+            int final = pos + avail == n;
+            err = trc_decode(&d2, b + pos, avail, &used, bytewise + got2,
+                             N + 8 - got2, &got, final);
+            got2 += got;
+            pos += used;
+            avail = used ? 1 : avail + 1;
+            avail = avail < n - pos ? avail : n - pos;
+        }
+        ok &= err == TRC_OK && got2 == N && same(in, bytewise, N) &&
+              memcmp(&d1.st, &d2.st, sizeof d1.st) == 0 &&
+              d1.st.function + d1.st.os > N / 2;
+    }
+    check(ok, "paper_run_same_as_single_records");
+}
+
 static void test_text(void)
 {
     trc_params p = trc_params_paper();
@@ -937,6 +984,7 @@ int main(void)
     test_checks();
     test_corrupt();
     test_random_round_trips();
+    test_paper_run_same_as_single();
     test_stack_worked_example();
     test_stack_round_trips();
     test_stack_sync_and_errors();
