@@ -34,10 +34,15 @@ module trc_dictm_prop #(
     localparam [W-1:0] MSB = ~({W{1'b1}} >> 1);
     wire          hit;
     wire [ND-1:0] code;
+    wire [N*W-1:0] f_ent;
+    wire [N-1:0]   f_wp;
+    wire [3*W-1:0] f_key;
+    wire [5:0]     f_kind;
 
     trc_dictm #(.ND(ND), .W(W), .FLIP(FLIP), .NB(1)) dut (
         .clk(clk), .rst(rst), .adv(adv), .key_in(key_in), .bank_in(1'b0),
-        .upd_in(upd_in), .clr_in(clr_in), .hit(hit), .code(code)
+        .upd_in(upd_in), .clr_in(clr_in), .hit(hit), .code(code),
+        .f_ent(f_ent), .f_wp(f_wp), .f_key(f_key), .f_kind(f_kind)
     );
 
     // The run starts in reset; after it, reset may come at any clock and
@@ -114,6 +119,14 @@ module trc_dictm_prop #(
             if (uk_q)
                 assert (hit == r_hit && code == r_code);
             assert (wp_q < N);
+            // the link for k-induction: the module's entries, as the record
+            // in stage K sees them, are the reference's; its one-hot write
+            // pointer is wp; its stages hold the records as counted here
+            for (i = 0; i < N; i = i + 1)
+                assert (f_ent[i*W +: W] == ref_q[i]);
+            assert (f_wp == ({{(N-1){1'b0}}, 1'b1} << wp_q));
+            assert (f_key == {kl_q, ka_q, kk_q} &&
+                    f_kind == {ul_q, sl_q, ua_q, sa_q, uk_q, sk_q});
             if (FLIP == 0)
                 for (i = 0; i < N; i = i + 1)
                     for (q = i + 1; q < N; q = q + 1)
