@@ -29,6 +29,12 @@ module trc_packer #(
     output reg                  m_axis_tlast,
     output reg                  m_axis_tvalid,
     input  wire                 m_axis_tready
+`ifdef FORMAL
+    ,
+    // for sim/formal/trc_packer_prop.v: the phase the next record must
+    // start at, as the stages' records leave it
+    output wire [$clog2(LW)-1:0] f_phase
+`endif
 );
 
     // The stream is cut into lanes of LW bits. A record (at most LW bits)
@@ -263,6 +269,93 @@ module trc_packer #(
         pmr_q <= go_n && fire_f && !cpl_n && !flush_n;
         pkp_q <= go_n && fire_f && !cpl_n && !flush_n && !tail_n;
     end
+
+`ifdef FORMAL
+    // ---- invariants for k-induction. Ghost registers follow each record's
+    // end - 1 (s_endm1) and phase through stages a and b, and the phase
+    // after the pending bits; from them, each stage's registers are what
+    // its record makes them.
+    reg  [EW-1:0]  f_ea_q, f_eb_q;            // end - 1 of the records in a, b
+    reg  [LWL-1:0] f_pa_q, f_pb_q;            // their phases
+    reg  [LWL-1:0] f_pp_q;                    // bits pending in p_q (no tail)
+    wire [LWL-1:0] f_enda = flush_a_q ? {LWL{1'b0}} : f_ea_q[LWL-1:0] + 1'b1;
+    wire [LWL-1:0] f_endb = flush_q ? {LWL{1'b0}} : f_eb_q[LWL-1:0] + 1'b1;
+    assign f_phase = va_q ? f_enda : v0_q ? f_endb : f_pp_q;
+    // stage a / b has been loaded since power-up: from then on its flags
+    // agree with each other, whether or not it holds a record
+    reg f_lda_q = 1'b0, f_ldb_q = 1'b0;
+    always @(posedge clk) begin
+        f_lda_q <= f_lda_q || adv;
+        f_ldb_q <= f_ldb_q || (adv && f_lda_q);
+        if (adv) begin
+            f_ea_q <= s_endm1;
+            f_pa_q <= f_phase;
+            f_eb_q <= f_ea_q;
+            f_pb_q <= f_pa_q;
+        end
+        if (rst)
+            f_pp_q <= {LWL{1'b0}};
+        else if (fire)
+            f_pp_q <= f_endb;
+    end
+    wire [EW-1:0]  f_pae = {{(EW-LWL){1'b0}}, f_pa_q};
+    wire [EW-1:0]  f_pbe = {{(EW-LWL){1'b0}}, f_pb_q};
+    wire [EW-1:0]  f_la  = f_ea_q - f_pae;    // length - 1
+    wire [EW-1:0]  f_lb  = f_eb_q - f_pbe;
+    wire [LWL-1:0] f_amta = ~f_ea_q[LWL-1:0];
+    // a record's bits (right-aligned, length l + 1) and where they land
+    function [LW-1:0] f_lm(input [EW-1:0] l);
+        f_lm = {LW{1'b1}} >> (LW - 1 - l);
+    endfunction
+    // the bits of a record ending at e + 1 that belong to the next lane
+    function [LW-1:0] f_ms(input [EW-1:0] e);
+        f_ms = e[LWL] ? {LW{1'b1}} << (LW - 1 - e[LWL-1:0]) : {LW{1'b0}};
+    endfunction
+    // a tkeep: some bytes, the first ones, no gap
+    function f_kok(input [KW-1:0] x);
+        f_kok = x != {KW{1'b0}} && (~x & (~x + 1'b1)) == {KW{1'b0}};
+    endfunction
+    wire f_olast = olast_q && oc_q == {OCW{1'b0}};
+    always @* begin
+        if (!rst) begin
+            assert ((!va_q || f_lda_q) && (!v0_q || f_ldb_q) && (!tail_q || f_ldb_q) &&
+                    (!f_ldb_q || f_lda_q));
+            if (f_lda_q)
+                assert (em1_a_q == f_ea_q[LWL:3] &&
+                        cpl_a_q == (f_ea_q[LWL] || &f_ea_q[LWL-1:0]) &&
+                        cfa_q == (flush_a_q || cpl_a_q));
+            if (f_ldb_q)
+                assert (hi_q == f_eb_q[LWL] && cpl_q == (f_eb_q[LWL] || &f_eb_q[LWL-1:0]) &&
+                        cfb_q == (flush_q || cpl_q) && fh_q == (flush_q && hi_q));
+            if (va_q) begin
+                assert (f_ea_q >= f_pae && f_la < MAXLEN);
+                assert ((xa_q & ~rotl(f_lm(f_la), {f_amta[LWL-1:LB], {LB{1'b0}}})) ==
+                        {LW{1'b0}} && lo_q == f_amta[LB-1:0]);
+                assert (m_d == f_ms(f_ea_q));
+                assert (f_pa_q == (v0_q ? f_endb : f_pp_q));
+            end
+            if (v0_q) begin
+                assert (f_eb_q >= f_pbe && f_lb < MAXLEN && f_pb_q == f_pp_q);
+                assert ((r_q & ~rotl(f_lm(f_lb), ~f_eb_q[LWL-1:0])) == {LW{1'b0}});
+                assert (m_q == f_ms(f_eb_q) && kpb_q == keep_of(f_eb_q[LWL-1:3]) &&
+                        hi_q == f_eb_q[LWL] && kb_q == f_eb_q[LWL-1 -: OCW] &&
+                        cpl_q == (f_eb_q[LWL] || &f_eb_q[LWL-1:0]) &&
+                        cfb_q == (flush_q || cpl_q) && fh_q == (flush_q && hi_q));
+            end
+            // the pending bits from the lane's MSB down, zero below
+            if (!tail_q)
+                assert ((p_q & ({LW{1'b1}} >> f_pp_q)) == {LW{1'b0}});
+            else
+                assert (f_pp_q == {LWL{1'b0}} && f_kok(tkp_q));
+            if (sv_q)
+                assert (f_kok(skp_q) && (slast_q || &skp_q));
+            if (m_axis_tvalid)
+                assert (f_kok(okp_q) && (olast_q || &okp_q) &&
+                        m_axis_tlast == f_olast &&
+                        m_axis_tkeep == (f_olast ? okp_q : {KW{1'b1}}));
+        end
+    end
+`endif
 
 `ifdef TRC_ASSERT
     // the simulators report a failed check by name; formal tools (yosys

@@ -53,6 +53,7 @@ module trc_packer_prop #(
     wire [OUT_W-1:0]   m_axis_tdata;
     wire [KW-1:0]      m_axis_tkeep;
     wire               m_axis_tlast, m_axis_tvalid;
+    wire [LWL-1:0]     f_phase;
 
     trc_packer #(.OUT_W(OUT_W), .MAXLEN(MAXLEN), .LW(LW), .EW(EW)) dut (
         .clk(clk), .rst(rst),
@@ -60,7 +61,7 @@ module trc_packer_prop #(
         .s_valid(s_valid), .s_ready(s_ready),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
         .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
-        .m_axis_tready(m_axis_tready)
+        .m_axis_tready(m_axis_tready), .f_phase(f_phase)
     );
 
     reg init_q = 1'b1;
@@ -145,6 +146,9 @@ module trc_packer_prop #(
 
     always @* begin
         if (past_valid_q && !rst) begin
+            // the link for k-induction: the module's stages leave the phase
+            // that the coder keeps
+            assert (f_phase == ph_q);
             if (past_stall_q)
                 assert (m_axis_tvalid && m_axis_tdata == past_data_q &&
                         m_axis_tkeep == past_keep_q && m_axis_tlast == past_last_q);
