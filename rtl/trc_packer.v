@@ -343,9 +343,10 @@ module trc_packer #(
                         cfb_q == (flush_q || cpl_q) && fh_q == (flush_q && hi_q));
             end
             // the pending bits from the lane's MSB down, zero below
+            // (a tail: its lane leaves next, and the phase restarts at 0)
             if (!tail_q)
                 assert ((p_q & ({LW{1'b1}} >> f_pp_q)) == {LW{1'b0}});
-            else
+            if (tail_q)
                 assert (f_pp_q == {LWL{1'b0}} && f_kok(tkp_q));
             if (sv_q)
                 assert (f_kok(skp_q) && (slast_q || &skp_q));
