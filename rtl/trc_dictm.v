@@ -346,6 +346,8 @@ module trc_dictm #(
     assign f_key  = {kl_q, ka_q, kk_q};
     assign f_kind = {ul_q, sl_q, ua_q, sa_q, uk_q, sk_q};
     integer fg;
+    // asserted with -DTRC_INDUCT (the k-induction runs and their base case)
+`ifdef TRC_INDUCT
     always @* begin
         if (NB == 1 && !rst) begin
             // stage K: the exact match vector of its key, zero unless looked up
@@ -387,6 +389,7 @@ module trc_dictm #(
             end
         end
     end
+`endif
 `endif
 
 `ifdef TRC_ASSERT

@@ -325,6 +325,9 @@ module trc_packer #(
         f_kok = x != {KW{1'b0}} && (~x & (~x + 1'b1)) == {KW{1'b0}};
     endfunction
     wire f_olast = olast_q && oc_q == {OCW{1'b0}};
+    // the invariants are asserted with -DTRC_INDUCT (the k-induction runs
+    // and their base case); a deep BMC is faster without them
+`ifdef TRC_INDUCT
     always @* begin
         // (reset or not: these registers ignore it)
         if (f_lda_q)
@@ -366,6 +369,7 @@ module trc_packer #(
                         m_axis_tkeep == (f_olast ? okp_q : {KW{1'b1}}));
         end
     end
+`endif
 `endif
 
 `ifdef FORMAL
@@ -426,8 +430,9 @@ module trc_packer #(
     wire [FCW-1:0] f_ks = f_k - f_sl_q, f_ko = f_k - f_ol_q;
     // a record's offset k lands at lane bit LW-1-(phase+k) mod LW: in r_q
     // there, in xa_q lo_q bits lower
-    wire [LWL-1:0] f_xb = ~(f_pa_q + f_ka[LWL-1:0]) - lo_q;
+    wire [LWL-1:0] f_xb = ~(f_pa_q + f_ka[LWL-1:0]) - {{(LWL-LB){1'b0}}, lo_q};
     wire [LWL-1:0] f_rb = ~(f_pb_q + f_kb[LWL-1:0]);
+`ifdef TRC_INDUCT
     always @* begin
         if (!rst) begin
             assert (f_pl_q[2:0] == 3'd0 && (NC > 1 || oc_q == {OCW{1'b0}}));
@@ -459,6 +464,7 @@ module trc_packer #(
             end
         end
     end
+`endif
 `endif
 
 `ifdef TRC_ASSERT

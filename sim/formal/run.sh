@@ -9,9 +9,10 @@
 #     depth; their data integrity (-DTRACK: a tracked beat comes out
 #     unchanged, in its place): BMC to TRACK_DEPTH steps only;
 #   - trc_packer and trc_dictm, read with -DTRC_ASSERT (their own checks are
-#     proven too) and flattened; their formal-only invariants (each stage's
-#     registers against ghost phases, or against the entries the record in
-#     stage K sees) make the properties inductive:
+#     proven too) and flattened; their formal-only invariants (-DTRC_INDUCT:
+#     each stage's registers against ghost phases and stream positions, or
+#     against the entries the record in stage K sees) make the properties
+#     inductive (the deep BMC of the tracked bit runs without them: faster):
 #       packer (OUT_W 8 and 16, LW 16; with WIDE=1 also OUT_W 32 at LW 32 and
 #       OUT_W 64 at LW 64): the stream properties and the module's checks,
 #       BMC to PK_DEPTH and k-induction depth 3; the tracked stream bit and
@@ -78,7 +79,7 @@ for cfg in $PKW; do
   IFS=: read -r w lw ew <<< "$cfg"
   P="chparam -set OUT_W $w -set LW $lw -set EW $ew trc_packer_prop;"
   t="OUT_W $w, LW $lw"
-  if ! smt packer "-DTRC_ASSERT" $W/pk$w.smt2 "$FL" "$P"; then
+  if ! smt packer "-DTRC_ASSERT -DTRC_INDUCT" $W/pk$w.smt2 "$FL" "$P"; then
     echo "not ok formal trc_packer $t: yosys"; sed 's/^/  /' $W/pk$w.smt2.log | head; continue
   fi
   run "formal trc_packer stall, tkeep, checks ($t): BMC depth $PKD" \
@@ -96,7 +97,8 @@ for cfg in $PKW; do
   fi
 done
 for fl in 0 1; do
-  if smt dictm "-DTRC_ASSERT" $W/dm$fl.smt2 "$FL" "chparam -set FLIP $fl trc_dictm_prop;" &&
+  if smt dictm "-DTRC_ASSERT -DTRC_INDUCT" $W/dm$fl.smt2 "$FL" \
+       "chparam -set FLIP $fl trc_dictm_prop;" &&
      smt dictm "-DTRC_ASSERT -DCOVER" $W/dm${fl}_cov.smt2 "$FL" \
        "chparam -set FLIP $fl trc_dictm_prop;"
   then

@@ -119,6 +119,7 @@ module trc_dictm_prop #(
             if (uk_q)
                 assert (hit == r_hit && code == r_code);
             assert (wp_q < N);
+`ifdef TRC_INDUCT
             // the link for k-induction: the module's entries, as the record
             // in stage K sees them, are the reference's; its one-hot write
             // pointer is wp; its stages hold the records as counted here
@@ -127,6 +128,7 @@ module trc_dictm_prop #(
             assert (f_wp == ({{(N-1){1'b0}}, 1'b1} << wp_q));
             assert (f_key == {kl_q, ka_q, kk_q} &&
                     f_kind == {ul_q, sl_q, ua_q, sa_q, uk_q, sk_q});
+`endif
             if (FLIP == 0)
                 for (i = 0; i < N; i = i + 1)
                     for (q = i + 1; q < N; q = q + 1)

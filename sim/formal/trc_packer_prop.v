@@ -150,10 +150,12 @@ module trc_packer_prop #(
 
     always @* begin
         if (past_valid_q && !rst) begin
+`ifdef TRC_INDUCT
             // the link for k-induction: the module's stages leave the phase
             // that the coder keeps, and its stream positions are the ones
             // counted here from the handshakes
             assert (f_phase == ph_q && f_nin == nin_q && f_nout == nout_q);
+`endif
             if (past_stall_q)
                 assert (m_axis_tvalid && m_axis_tdata == past_data_q &&
                         m_axis_tkeep == past_keep_q && m_axis_tlast == past_last_q);
@@ -213,7 +215,9 @@ module trc_packer_prop #(
             // exactly when its position is between the counts
             if (k_out_q)
                 assert (k_in_q);
+`ifdef TRC_INDUCT
             assert ((k_in_q && !k_out_q) == (ko < fill));
+`endif
         end
     end
     assign f_k    = k;
