@@ -16,7 +16,8 @@
 #       packer (OUT_W 8 and 16, LW 16; with WIDE=1 also OUT_W 32 at LW 32 and
 #       OUT_W 64 at LW 64): the stream properties and the module's checks,
 #       BMC to PK_DEPTH and k-induction depth 3; the tracked stream bit and
-#       the fill level (-DTRACK, OUT_W 8 and 16): BMC to PK_DEPTH only;
+#       the fill level (-DTRACK, OUT_W 8 and 16): BMC to PK_DEPTH, and with
+#       WIDE=1 (OUT_W 8) BMC 3 and k-induction depth 2;
 #       dictionary (FLIP 0 and 1): the lookups against the format's
 #       reference, BMC to DM_DEPTH and k-induction depth 3;
 #   - the cover statements of both (-DCOVER): each reached, within 14 steps
@@ -87,6 +88,18 @@ for cfg in $PKW; do
   run "formal trc_packer stall, tkeep, checks ($t): k-induction depth $KI (with BMC: all depths)" \
     $W/pk$w.smt2 $UNR -i -t $KI
   [ $lw = 16 ] || continue
+  # the tracked bit by k-induction (about 15 minutes on a loaded machine):
+  # with WIDE, at OUT_W 8
+  if [ "$WIDE" = 1 ] && [ $w = 8 ]; then
+    if smt packer "-DTRC_ASSERT -DTRC_INDUCT -DTRACK" $W/pk${w}_ti.smt2 "$FL" "$P"; then
+      run "formal trc_packer fill, tracked bit, tlast ($t): BMC depth 3" \
+        $W/pk${w}_ti.smt2 $UNR -t 3
+      run "formal trc_packer fill, tracked bit, tlast ($t): k-induction depth 2 (with BMC: all depths)" \
+        $W/pk${w}_ti.smt2 $UNR -i -t 2
+    else
+      echo "not ok formal trc_packer $t tracked induction: yosys"
+    fi
+  fi
   if smt packer "-DTRC_ASSERT -DTRACK" $W/pk${w}_trk.smt2 "$FL" "$P" &&
      smt packer "-DTRC_ASSERT -DCOVER" $W/pk${w}_cov.smt2 "$FL" "$P"; then
     run "formal trc_packer fill, tracked bit, tlast ($t): BMC depth $PKD" \
