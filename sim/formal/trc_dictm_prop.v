@@ -15,6 +15,10 @@
 //     nothing, a SYNC restores the reset state;
 //   - FLIP = 0: the reference's entries stay distinct (the RTL's are
 //     asserted distinct in trc_dictm itself).
+// With -DTRC_INDUCT (k-induction): the module's own invariants, and the
+// link to them: its entries as stage K sees them, its write pointer and its
+// stages' keys and kinds (formal-only ports) equal the reference's and the
+// copies kept here.
 // Parameters: ND, W, FLIP as in trc_dictm (small for the solver; NB = 1).
 `default_nettype none
 

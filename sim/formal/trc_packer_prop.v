@@ -20,9 +20,15 @@
 //     bit ends a flush (a flush's last data or pad bit). Since k is free,
 //     this holds for every bit: none is lost, reordered, duplicated or
 //     invented, and tlast comes only on a flush.
+// With -DTRC_INDUCT (k-induction): the packer's own invariants, and the link
+// to them: its phase and stream positions (formal-only ports) equal the ones
+// kept here, and the tracked bit is in flight exactly when its position lies
+// between the counts. The tracked bit is re-armed each time position k (mod
+// 2^CW) comes again, so "sent once" holds per pass, for runs of any length.
 // Parameters: OUT_W, MAXLEN, LW, EW as in trc_packer (small for the solver);
 // CW - width of the stream position counters (mod 2^CW; 2^CW must exceed
-// twice FILL so a position in flight is unambiguous).
+// twice FILL so a position in flight is unambiguous); 10, the width of the
+// packer's formal position ports.
 `default_nettype none
 
 module trc_packer_prop #(
