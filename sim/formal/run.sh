@@ -51,10 +51,10 @@ smt() { # MODULE DEFINES OUT [PASSES-AFTER-PREP [PASSES-BEFORE]]
   yosys -q -p "read_verilog -formal -DFORMAL -I$INC $2 $files; ${5:-}
     prep -top trc_$1_prop; ${4:-} async2sync; dffunmap; write_smt2 -wires $3" > $3.log 2>&1
 }
-run() { # NAME SMT2 SMTBMC-ARGS...
+run() { # NAME SMT2 SMTBMC-ARGS...  (TMO: seconds allowed, 900 unless set)
   local name=$1 f=$2 s e; shift 2
   s=$(date +%s.%N)
-  if timeout 900 yosys-smtbmc -s $SV "$@" "$f" > "$f.$$.out" 2>&1 &&
+  if timeout "${TMO:-900}" yosys-smtbmc -s $SV "$@" "$f" > "$f.$$.out" 2>&1 &&
      tr '\r' '\n' < "$f.$$.out" | grep -aq 'Status: PASSED'; then
     e=$(date +%s.%N); printf 'ok %s (%.1f s)\n' "$name" "$(echo "$e - $s" | bc)"
   else
@@ -94,7 +94,8 @@ for cfg in $PKW; do
     if smt packer "-DTRC_ASSERT -DTRC_INDUCT -DTRACK" $W/pk${w}_ti.smt2 "$FL" "$P"; then
       run "formal trc_packer fill, tracked bit, tlast ($t): BMC depth 3" \
         $W/pk${w}_ti.smt2 $UNR -t 3
-      run "formal trc_packer fill, tracked bit, tlast ($t): k-induction depth 2 (with BMC: all depths)" \
+      TMO=2400 run \
+        "formal trc_packer fill, tracked bit, tlast ($t): k-induction depth 2 (with BMC: all depths)" \
         $W/pk${w}_ti.smt2 $UNR -i -t 2
     else
       echo "not ok formal trc_packer $t tracked induction: yosys"
