@@ -17,7 +17,7 @@
 #       OUT_W 64 at LW 64): the stream properties and the module's checks,
 #       BMC to PK_DEPTH and k-induction depth 3; the tracked stream bit and
 #       the fill level (-DTRACK, OUT_W 8 and 16): BMC to PK_DEPTH, and with
-#       WIDE=1 (OUT_W 8) BMC 3 and k-induction depth 2;
+#       WIDE=1 BMC 3 and k-induction depth 2;
 #       dictionary (FLIP 0 and 1): the lookups against the format's
 #       reference, BMC to DM_DEPTH and k-induction depth 3;
 #   - the cover statements of both (-DCOVER): each reached, within 14 steps
@@ -88,9 +88,9 @@ for cfg in $PKW; do
   run "formal trc_packer stall, tkeep, checks ($t): k-induction depth $KI (with BMC: all depths)" \
     $W/pk$w.smt2 $UNR -i -t $KI
   [ $lw = 16 ] || continue
-  # the tracked bit by k-induction (about 15 minutes on a loaded machine):
-  # with WIDE, at OUT_W 8
-  if [ "$WIDE" = 1 ] && [ $w = 8 ]; then
+  # the tracked bit by k-induction (11-14 minutes each on a loaded machine):
+  # with WIDE
+  if [ "$WIDE" = 1 ]; then
     if smt packer "-DTRC_ASSERT -DTRC_INDUCT -DTRACK" $W/pk${w}_ti.smt2 "$FL" "$P"; then
       run "formal trc_packer fill, tracked bit, tlast ($t): BMC depth 3" \
         $W/pk${w}_ti.smt2 $UNR -t 3
