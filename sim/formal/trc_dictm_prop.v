@@ -15,6 +15,10 @@
 //     nothing, a SYNC restores the reset state;
 //   - FLIP = 0: the reference's entries stay distinct (the RTL's are
 //     asserted distinct in trc_dictm itself).
+// With -DTRC_INDUCT (k-induction): the module's own invariants, and the
+// link to them: its entries as stage K sees them, its write pointer and its
+// stages' keys and kinds (formal-only ports) equal the reference's and the
+// copies kept here.
 // Parameters: ND, W, FLIP as in trc_dictm (small for the solver; NB = 1).
 `default_nettype none
 
@@ -34,10 +38,15 @@ module trc_dictm_prop #(
     localparam [W-1:0] MSB = ~({W{1'b1}} >> 1);
     wire          hit;
     wire [ND-1:0] code;
+    wire [N*W-1:0] f_ent;
+    wire [N-1:0]   f_wp;
+    wire [3*W-1:0] f_key;
+    wire [5:0]     f_kind;
 
     trc_dictm #(.ND(ND), .W(W), .FLIP(FLIP), .NB(1)) dut (
         .clk(clk), .rst(rst), .adv(adv), .key_in(key_in), .bank_in(1'b0),
-        .upd_in(upd_in), .clr_in(clr_in), .hit(hit), .code(code)
+        .upd_in(upd_in), .clr_in(clr_in), .hit(hit), .code(code),
+        .f_ent(f_ent), .f_wp(f_wp), .f_key(f_key), .f_kind(f_kind)
     );
 
     // The run starts in reset; after it, reset may come at any clock and
@@ -114,6 +123,16 @@ module trc_dictm_prop #(
             if (uk_q)
                 assert (hit == r_hit && code == r_code);
             assert (wp_q < N);
+`ifdef TRC_INDUCT
+            // the link for k-induction: the module's entries, as the record
+            // in stage K sees them, are the reference's; its one-hot write
+            // pointer is wp; its stages hold the records as counted here
+            for (i = 0; i < N; i = i + 1)
+                assert (f_ent[i*W +: W] == ref_q[i]);
+            assert (f_wp == ({{(N-1){1'b0}}, 1'b1} << wp_q));
+            assert (f_key == {kl_q, ka_q, kk_q} &&
+                    f_kind == {ul_q, sl_q, ua_q, sa_q, uk_q, sk_q});
+`endif
             if (FLIP == 0)
                 for (i = 0; i < N; i = i + 1)
                     for (q = i + 1; q < N; q = q + 1)

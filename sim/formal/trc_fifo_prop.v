@@ -39,6 +39,8 @@ module trc_fifo_prop #(
 
     wire s_fire = s_axis_tvalid && s_axis_tready;
     wire m_fire = m_axis_tvalid && m_axis_tready;
+    wire [AW+1:0] s_inc = {{(AW+1){1'b0}}, s_fire};   // the handshakes, sized
+    wire [AW+1:0] m_inc = {{(AW+1){1'b0}}, m_fire};
 
     // Shadow occupancy from the handshakes alone.
     // A word is readable from the clock after the one that wrote it:
@@ -52,16 +54,18 @@ module trc_fifo_prop #(
             nwr_q <= 0;
             nrd_q <= 0;
         end else begin
-            cnt_q <= cnt_q + s_fire - m_fire;
-            vis_q <= cnt_q - m_fire;
-            nwr_q <= nwr_q + s_fire;
-            nrd_q <= nrd_q + m_fire;
+            cnt_q <= cnt_q + s_inc - m_inc;
+            vis_q <= cnt_q - m_inc;
+            nwr_q <= nwr_q + {3'd0, s_fire};
+            nrd_q <= nrd_q + {3'd0, m_fire};
         end
     end
 
 `ifdef TRACK
     // A tracked word: the k-th written word must be the k-th read word.
-    (* anyconst *) reg [3:0]   k_sel;
+    // verilator lint_off UNDRIVEN
+    (* anyconst *) reg [3:0] k_sel;   // free, fixed for the run
+    // verilator lint_on UNDRIVEN
     reg [W-1:0] k_data_q;
     reg         k_in_q, k_out_q;
     always @(posedge clk) begin

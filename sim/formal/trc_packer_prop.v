@@ -20,9 +20,15 @@
 //     bit ends a flush (a flush's last data or pad bit). Since k is free,
 //     this holds for every bit: none is lost, reordered, duplicated or
 //     invented, and tlast comes only on a flush.
+// With -DTRC_INDUCT (k-induction): the packer's own invariants, and the link
+// to them: its phase and stream positions (formal-only ports) equal the ones
+// kept here, and the tracked bit is in flight exactly when its position lies
+// between the counts. The tracked bit is re-armed each time position k (mod
+// 2^CW) comes again, so "sent once" holds per pass, for runs of any length.
 // Parameters: OUT_W, MAXLEN, LW, EW as in trc_packer (small for the solver);
 // CW - width of the stream position counters (mod 2^CW; 2^CW must exceed
-// twice FILL so a position in flight is unambiguous).
+// twice FILL so a position in flight is unambiguous); 10, the width of the
+// packer's formal position ports.
 `default_nettype none
 
 module trc_packer_prop #(
@@ -53,6 +59,9 @@ module trc_packer_prop #(
     wire [OUT_W-1:0]   m_axis_tdata;
     wire [KW-1:0]      m_axis_tkeep;
     wire               m_axis_tlast, m_axis_tvalid;
+    wire [LWL-1:0]     f_phase;
+    wire [9:0]         f_nin, f_nout, f_k;  // the module's formal ports (CW = 10)
+    wire               f_kfl, f_kval, f_kfe;
 
     trc_packer #(.OUT_W(OUT_W), .MAXLEN(MAXLEN), .LW(LW), .EW(EW)) dut (
         .clk(clk), .rst(rst),
@@ -60,7 +69,9 @@ module trc_packer_prop #(
         .s_valid(s_valid), .s_ready(s_ready),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
         .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
-        .m_axis_tready(m_axis_tready)
+        .m_axis_tready(m_axis_tready), .f_phase(f_phase),
+        .f_nin(f_nin), .f_nout(f_nout), .f_k(f_k), .f_kfl(f_kfl), .f_kval(f_kval),
+        .f_kfe(f_kfe)
     );
 
     reg init_q = 1'b1;
@@ -145,6 +156,12 @@ module trc_packer_prop #(
 
     always @* begin
         if (past_valid_q && !rst) begin
+`ifdef TRC_INDUCT
+            // the link for k-induction: the module's stages leave the phase
+            // that the coder keeps, and its stream positions are the ones
+            // counted here from the handshakes
+            assert (f_phase == ph_q && f_nin == nin_q && f_nout == nout_q);
+`endif
             if (past_stall_q)
                 assert (m_axis_tvalid && m_axis_tdata == past_data_q &&
                         m_axis_tkeep == past_keep_q && m_axis_tlast == past_last_q);
@@ -180,7 +197,10 @@ module trc_packer_prop #(
             k_out_q <= 1'b0;
         end else begin
             if (k_rec) begin
+                // position k again, 2^CW bits on (the one before is sent:
+                // fill stays under 2^CW): a new tracked bit
                 k_in_q  <= 1'b1;
+                k_out_q <= 1'b0;
                 k_val_q <= off < len_c && (s_bits & (ONE_I << hi_i)) != {MAXLEN{1'b0}};
                 k_fe_q  <= s_flush && off == span - 1'b1;
             end
@@ -197,11 +217,24 @@ module trc_packer_prop #(
                         ((m_axis_tdata & (ONE_O << hi_o)) != {OUT_W{1'b0}}) == k_val_q);
                 assert ((m_axis_tlast && ko == (nkeep << 3) - 1'b1) == k_fe_q);
             end
-            // a bit is sent only after it was accepted
+            // a bit is sent only after it was accepted; it is in flight
+            // exactly when its position is between the counts
             if (k_out_q)
                 assert (k_in_q);
+`ifdef TRC_INDUCT
+            assert ((k_in_q && !k_out_q) == (ko < fill));
+`endif
         end
     end
+    assign f_k    = k;
+    assign f_kfl  = k_in_q && !k_out_q;
+    assign f_kval = k_val_q;
+    assign f_kfe  = k_fe_q;
+`else
+    assign f_k    = 10'd0;
+    assign f_kfl  = 1'b0;
+    assign f_kval = 1'b0;
+    assign f_kfe  = 1'b0;
 `endif
 
 `ifdef COVER

@@ -42,14 +42,16 @@ module trc_skid_prop #(
             nwr_q <= 0;
             nrd_q <= 0;
         end else begin
-            cnt_q <= cnt_q + s_fire - m_fire;
-            nwr_q <= nwr_q + s_fire;
-            nrd_q <= nrd_q + m_fire;
+            cnt_q <= cnt_q + {2'd0, s_fire} - {2'd0, m_fire};
+            nwr_q <= nwr_q + {3'd0, s_fire};
+            nrd_q <= nrd_q + {3'd0, m_fire};
         end
     end
 
 `ifdef TRACK
-    (* anyconst *) reg [3:0] k_sel;
+    // verilator lint_off UNDRIVEN
+    (* anyconst *) reg [3:0] k_sel;   // free, fixed for the run
+    // verilator lint_on UNDRIVEN
     reg [W-1:0] k_data_q;
     reg         k_in_q;
     always @(posedge clk) begin
