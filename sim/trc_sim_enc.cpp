@@ -18,6 +18,7 @@
 #include "verilated.h"
 
 #include "trc_sim_axis.h"
+#include "trc_sim_bench.h"
 #include "trc_sim_enc_setup.h"
 #include "trc_sim_expect.h"
 #include "trc_sim_opts.h"
@@ -28,7 +29,7 @@ namespace {
 
 // ---- drive and check: one Bench per run (setup: trc_sim_enc_setup.h)
 
-class Bench {
+class Bench : SimBench<Vtrc_sim_enc> {
   public:
     Bench(const Opts &o, const trc_params &p, const Records &r)
         : o_(o), p_(p), r_(r), axis_((unsigned)o.out_w), rng_(o.seed)
@@ -46,12 +47,7 @@ class Bench {
     {
         if (!model_stream(p_, r_.raw, 0, x_))
             return false;
-        ctx_ = std::make_unique<VerilatedContext>();
-        ctx_->randReset(2);
-        ctx_->randSeed((int)(o_.seed & 0x7fffffff));
-        ctx_->fatalOnError(false); // a failed assertion is reported, not an abort
-        top_ = std::make_unique<Vtrc_sim_enc>(ctx_.get(), "top");
-        if (o_.wave && !wave_.open(ctx_.get(), top_.get(), o_.wave))
+        if (!open_top(o_.seed, o_.wave))
             return false;
         unsigned sel = 0;
         while ((8u << sel) != o_.out_w)
@@ -87,8 +83,7 @@ class Bench {
             line(std::chrono::steady_clock::now());
         if (rc == 0)
             rc = quiet_tail();
-        top_->final();
-        wave_.close();
+        end_sim();
         return report(rc);
     }
 
@@ -99,9 +94,6 @@ class Bench {
     SimAxisOut axis_;
     SimRng rng_;
     Expect x_;
-    std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<Vtrc_sim_enc> top_;
-    SimWave<Vtrc_sim_enc> wave_;
 
     std::vector<uint8_t> wire_;  // the accepted output bytes (--inject)
     size_t next_ = 0;            // next raw record to present
@@ -117,14 +109,6 @@ class Bench {
     uint64_t cycle_ = 0, first_in_ = UINT64_MAX, last_in_ = 0, last_out_ = 0, limit_ = 0;
     bool ended_ = false;
     std::vector<uint8_t> beat_;
-
-    void half(int clk)
-    {
-        top_->clk = clk;
-        top_->eval();
-        wave_.dump(ctx_->time());
-        ctx_->timeInc(1);
-    }
 
     size_t trace_index(size_t off) const
     {
@@ -377,7 +361,5 @@ int main(int argc, char **argv)
     if (!make_records(o, p, r))
         return 2;
     Bench b(o, p, r);
-    if (!b.setup())
-        return 2;
-    return b.run();
+    return sim_run(b);
 }

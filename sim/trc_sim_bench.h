@@ -1,0 +1,162 @@
+// trc_sim_bench.h - what the benches of the Verilator harnesses share: the
+// simulation context (random initial state seeded from --seed; a failed
+// assertion is reported by the bench, not an abort), the top, an optional
+// FST waveform, one half clock period, the clock loop, and main()'s steps
+// (options, setup, run). A bench derives from SimBench<Vtop>, sets its
+// inputs in its own setup and drives and checks them in its own cycle().
+#ifndef TRC_SIM_BENCH_H
+#define TRC_SIM_BENCH_H
+
+#include <cstdint>
+#include <cstddef>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "verilated.h"
+
+#include "trc_sim_opts.h"
+#include "trc_sim_wave.h"
+
+// Bits [lo, lo+n) (n <= 64) of a Verilator port of any width: read, written.
+template <class T> uint64_t get_bits(const T &w, unsigned lo, unsigned n)
+{
+    return ((uint64_t)w >> lo) & (n >= 64 ? ~0ull : (1ull << n) - 1);
+}
+template <std::size_t N> uint64_t get_bits(const VlWide<N> &w, unsigned lo, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)((w[(lo + i) / 32] >> ((lo + i) % 32)) & 1) << i;
+    return v;
+}
+template <class T> void put_bits(T &w, unsigned lo, unsigned n, uint64_t v)
+{
+    uint64_t m = (n >= 64 ? ~0ull : (1ull << n) - 1) << lo;
+    w = (T)(((uint64_t)w & ~m) | ((v << lo) & m));
+}
+template <std::size_t N> void put_bits(VlWide<N> &w, unsigned lo, unsigned n, uint64_t v)
+{
+    for (unsigned i = 0; i < n; i++) {
+        unsigned b = lo + i;
+        uint32_t bit = 1u << (b % 32);
+        w[b / 32] = ((v >> i) & 1) ? (w[b / 32] | bit) : (w[b / 32] & ~bit);
+    }
+}
+
+template <class Top> class SimBench {
+  protected:
+    std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<Top> top_;
+    SimWave<Top> wave_;
+
+    // Makes the context and the top; args (argv[0] first, then +name=value)
+    // is the command line the RTL's $value$plusargs read. false (message
+    // printed) when the waveform cannot be written.
+    bool open_top(uint64_t seed, const char *wave, std::vector<const char *> args = {})
+    {
+        ctx_ = std::make_unique<VerilatedContext>();
+        if (!args.empty())
+            ctx_->commandArgs((int)args.size(), args.data());
+        ctx_->randReset(2);
+        ctx_->randSeed((int)(seed & 0x7fffffff));
+        ctx_->fatalOnError(false); // a failed assertion is reported, not an abort
+        top_ = std::make_unique<Top>(ctx_.get(), "top");
+        return !wave || wave_.open(ctx_.get(), top_.get(), wave);
+    }
+
+    // Half a clock period: the clock set to clk, evaluated and dumped.
+    void half(int clk)
+    {
+        top_->clk = clk;
+        top_->eval();
+        wave_.dump(ctx_->time());
+        ctx_->timeInc(1);
+    }
+
+    // Runs cycle(done) until it returns non-zero or sets done, then ends
+    // the simulation (final blocks, the waveform closed); its last value.
+    template <class Cycle> int clock_until_done(Cycle cycle)
+    {
+        int rc = 0;
+        bool done = false;
+        while (rc == 0 && !done)
+            rc = cycle(done);
+        end_sim();
+        return rc;
+    }
+
+    void end_sim()
+    {
+        top_->final();
+        wave_.close();
+    }
+};
+
+// main()'s first step: the options into opts' destinations, min_pos to
+// max_pos positional arguments into pos. false after printing the usage
+// (main returns 2).
+static inline bool sim_options(int argc, char **argv, const char *prog, const char *positional,
+                               const std::vector<SimOpt> &opts, std::vector<const char *> &pos,
+                               size_t min_pos, size_t max_pos)
+{
+    if (sim_parse(argc, argv, opts, pos, max_pos) && pos.size() >= min_pos)
+        return true;
+    sim_usage(prog, positional, opts);
+    return false;
+}
+
+// main()'s last step: the bench's setup, then its run; 2 when setup fails.
+template <class Bench> int sim_run(Bench &b)
+{
+    return b.setup() ? b.run() : 2;
+}
+
+// main() of a harness without positional arguments whose bench is made
+// from its options alone.
+template <class Opts, class Bench>
+int sim_main(int argc, char **argv, const char *prog, std::vector<SimOpt> (*table)(Opts &))
+{
+    Opts o;
+    std::vector<const char *> pos;
+    if (!sim_options(argc, argv, prog, "", table(o), pos, 0, 0))
+        return 2;
+    Bench b(o);
+    return sim_run(b);
+}
+
+// Writes buf to path through a temporary file beside it, renamed on
+// success; false, with a message naming the harness and the file, on error.
+static inline bool sim_write_file(const char *prog, const std::string &path, const void *buf,
+                                  size_t len)
+{
+    std::string tmp = path + ".tmp";
+    FILE *f = fopen(tmp.c_str(), "wb");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write %s\n", prog, tmp.c_str());
+        return false;
+    }
+    bool ok = fwrite(buf, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp.c_str(), path.c_str()) != 0) {
+        fprintf(stderr, "%s: cannot write %s\n", prog, path.c_str());
+        remove(tmp.c_str());
+        return false;
+    }
+    return true;
+}
+
+// false, with a message naming the harness, when path cannot be read.
+static inline bool sim_can_read(const char *prog, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "%s: cannot open %s\n", prog, path);
+        return false;
+    }
+    fclose(f);
+    return true;
+}
+
+#endif
