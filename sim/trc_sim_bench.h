@@ -16,6 +16,7 @@
 
 #include "verilated.h"
 
+#include "trc_sim_axis.h"
 #include "trc_sim_opts.h"
 #include "trc_sim_wave.h"
 
@@ -43,6 +44,15 @@ template <std::size_t N> void put_bits(VlWide<N> &w, unsigned lo, unsigned n, ui
         uint32_t bit = 1u << (b % 32);
         w[b / 32] = ((v >> i) & 1) ? (w[b / 32] | bit) : (w[b / 32] & ~bit);
     }
+}
+
+// trc_sim_enc's out_sel input for an output width of 8, 16, 32 or 64 bits.
+static inline unsigned sim_out_sel(uint64_t out_w)
+{
+    unsigned sel = 0;
+    while ((8u << sel) != out_w)
+        sel++;
+    return sel;
 }
 
 template <class Top> class SimBench {
@@ -91,6 +101,32 @@ template <class Top> class SimBench {
     {
         top_->final();
         wave_.close();
+    }
+
+    // An output beat the RTL hands over in this clock: its bytes appended
+    // to bytes (checked by axis), and at tlast the byte count appended to
+    // tl and counted. false (message printed) on a malformed beat.
+    bool take_beat(SimAxisOut &axis, std::vector<uint8_t> &bytes, std::vector<size_t> &tl,
+                   uint64_t &tlasts)
+    {
+        bool last = top_->m_axis_tlast;
+        if (!axis.take(top_->m_axis_tdata, top_->m_axis_tkeep, last, bytes, bytes.size()))
+            return false;
+        if (last) {
+            tl.push_back(bytes.size());
+            tlasts++;
+        }
+        return true;
+    }
+
+    // true, with a message naming the place ("cycle", n), when an RTL
+    // assertion or $error has fired.
+    bool rtl_failed(const char *unit, uint64_t n) const
+    {
+        if (!ctx_->gotError())
+            return false;
+        printf("ASSERTION failed in the RTL at %s %llu\n", unit, (unsigned long long)n);
+        return true;
     }
 };
 

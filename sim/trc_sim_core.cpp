@@ -274,23 +274,16 @@ class Bench : SimBench<Vtrc_core> {
             }
         }
         if (top_->m_axis_tvalid && top_->m_axis_tready) {
-            bool last = top_->m_axis_tlast;
-            if (!axis_.take(top_->m_axis_tdata, top_->m_axis_tkeep, last, bytes_, bytes_.size()))
+            if (!take_beat(axis_, bytes_, tl_, tlasts_))
                 return 1;
-            if (last) {
-                tl_.push_back(bytes_.size());
-                tlasts_++;
-            }
             drain_quiet_ = 0;
         } else if (phase_ == DRAIN) {
             drain_quiet_++;
         }
         half(1);
         cycle_++;
-        if (ctx_->gotError()) {
-            printf("ASSERTION failed in the RTL at cycle %llu\n", (unsigned long long)cycle_);
+        if (rtl_failed("cycle", cycle_))
             return 1;
-        }
         // Idle TIME_EXT words may trail the final END; 64 quiet cycles end it.
         if (phase_ == DRAIN && drain_quiet_ > 64 && tlasts_)
             done = true;

@@ -49,10 +49,7 @@ class Bench : SimBench<Vtrc_sim_enc> {
             return false;
         if (!open_top(o_.seed, o_.wave))
             return false;
-        unsigned sel = 0;
-        while ((8u << sel) != o_.out_w)
-            sel++;
-        top_->out_sel = sel;
+        top_->out_sel = sim_out_sel(o_.out_w);
         return true;
     }
 

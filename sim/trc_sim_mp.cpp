@@ -351,22 +351,16 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
         if (drive())
             return 1;
         if (top_->m_axis_tvalid && top_->m_axis_tready) {
-            bool last = top_->m_axis_tlast;
             size_t at = bytes_.size();
-            if (!axis_.take(top_->m_axis_tdata, top_->m_axis_tkeep, last, bytes_, at))
+            if (!take_beat(axis_, bytes_, tl_, tlasts_))
                 return 1;
-            for (size_t i = at; i < bytes_.size(); i++) {
-                if (i >= want_.size() || bytes_[i] != want_[i]) {
-                    printf("MISMATCH at byte offset %zu (record %llu into the coder): RTL "
-                           "0x%02x, model %s\n",
-                           i, (unsigned long long)(i < want_rec_.size() ? want_rec_[i] : taps_),
-                           bytes_[i], i < want_.size() ? "differs" : "has no byte yet");
-                    return 1;
-                }
-            }
-            if (last) {
-                tl_.push_back(bytes_.size());
-                tlasts_++;
+            size_t i = sim_first_diff(bytes_, at, want_);
+            if (i < bytes_.size()) {
+                printf("MISMATCH at byte offset %zu (record %llu into the coder): RTL "
+                       "0x%02x, model %s\n",
+                       i, (unsigned long long)(i < want_rec_.size() ? want_rec_[i] : taps_),
+                       bytes_[i], i < want_.size() ? "differs" : "has no byte yet");
+                return 1;
             }
             drain_quiet_ = 0;
         } else if (phase_ == DRAIN) {
@@ -374,10 +368,8 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
         }
         half(1);
         cycle_++;
-        if (ctx_->gotError()) {
-            printf("ASSERTION failed in the RTL at cycle %llu\n", (unsigned long long)cycle_);
+        if (rtl_failed("cycle", cycle_))
             return 1;
-        }
         // every CPU's END is out when the output has been quiet a while
         if (phase_ == DRAIN && drain_quiet_ > 200 && tlasts_ >= NCPU)
             done = true;

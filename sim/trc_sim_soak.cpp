@@ -142,10 +142,7 @@ class Bench : SimBench<Vtrc_sim_enc> {
             trc_decoder_init(&dec_, &s_.p) != TRC_OK)
             return false;
         open_top(o_.seed, nullptr);
-        unsigned sel = 0;
-        while ((8u << sel) != o_.out_w)
-            sel++;
-        top_->out_sel = sel;
+        top_->out_sel = sim_out_sel(o_.out_w);
         return true;
     }
 
@@ -329,10 +326,8 @@ class Bench : SimBench<Vtrc_sim_enc> {
             raw_in_++;
             presenting_ = false;
         }
-        if (ctx_->gotError()) {
-            printf("ASSERTION failed in the RTL at cycle %llu\n", (unsigned long long)cycle_);
+        if (rtl_failed("cycle", cycle_))
             return 1;
-        }
         if (ended_input_ && raw_pos_ == raw_.size() && s_.want.empty())
             done = true;
         if (quiet_ > 10000) {

@@ -206,15 +206,14 @@ class Bench : SimBench<Vtrc_mpsoc> {
             size_t at = bytes_.size();
             if (!axis_.take(top_->m_axis_tdata, top_->m_axis_tkeep, last, bytes_, at))
                 return 1;
-            for (size_t i = at; i < bytes_.size(); i++) {
-                if (i >= want_.size() || bytes_[i] != want_[i]) {
-                    printf("MISMATCH at byte offset %zu (record %llu into the coder, clock "
-                           "%llu): RTL 0x%02x, model %s\n",
-                           i, (unsigned long long)(i < want_rec_.size() ? want_rec_[i] : taps_),
-                           (unsigned long long)cycle_, bytes_[i],
-                           i < want_.size() ? "differs" : "has no byte yet");
-                    return 1;
-                }
+            size_t i = sim_first_diff(bytes_, at, want_);
+            if (i < bytes_.size()) {
+                printf("MISMATCH at byte offset %zu (record %llu into the coder, clock "
+                       "%llu): RTL 0x%02x, model %s\n",
+                       i, (unsigned long long)(i < want_rec_.size() ? want_rec_[i] : taps_),
+                       (unsigned long long)cycle_, bytes_[i],
+                       i < want_.size() ? "differs" : "has no byte yet");
+                return 1;
             }
             tlasts_ += last;
             if (flush_cycle_ != UINT64_MAX)
@@ -224,10 +223,8 @@ class Bench : SimBench<Vtrc_mpsoc> {
         top_->clk = 1;
         top_->eval();
         cycle_++;
-        if (ctx_->gotError()) {
-            printf("ASSERTION failed in the RTL at clock %llu\n", (unsigned long long)cycle_);
+        if (rtl_failed("clock", cycle_))
             return 1;
-        }
         if (quiet_ && ++quiet_ > 200)
             done = true;
         if (cycle_ >= o_.max_cycles) {

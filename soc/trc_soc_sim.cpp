@@ -221,10 +221,8 @@ class Bench : SimBench<Vtrc_soc> {
         top_->clk = 1;
         top_->eval();
         cycle_++;
-        if (ctx_->gotError()) {
-            printf("ASSERTION failed in the RTL at clock %llu\n", (unsigned long long)cycle_);
+        if (rtl_failed("clock", cycle_))
             return 1;
-        }
         if (quiet_ && ++quiet_ > 64)
             done = true;
         if (cycle_ >= o_.max_cycles) {
