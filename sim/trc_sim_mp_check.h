@@ -51,16 +51,14 @@ struct MpRecord {
             return 1;
         }
         // decode, split by CPU
-        auto dec = std::make_unique<trc_mp_decoder>();
-        trc_mp_decoder_init(dec.get(), &p_);
-        std::vector<trc_record> out(bytes_.size() * 8 + 16);
-        std::vector<uint8_t> cpu(out.size());
-        size_t used = 0, n = 0;
-        trc_error e = trc_mp_decode(dec.get(), bytes_.data(), bytes_.size(), &used, out.data(),
-                                    cpu.data(), out.size(), &n, 1);
+        std::vector<trc_record> out;
+        std::vector<uint8_t> cpu;
+        size_t used, n;
+        uint64_t bit;
+        trc_error e = decode_mp_all(p_, bytes_, out, cpu, &n, &used, &bit);
         if (e != TRC_OK || used != bytes_.size()) {
             printf("DECODE ERROR %s at bit offset %llu\n", trc_error_name(e),
-                   (unsigned long long)trc_mp_decoder_bit_offset(dec.get()));
+                   (unsigned long long)bit);
             return 1;
         }
         std::vector<trc_record> per[NCPU];
