@@ -119,6 +119,48 @@ template <class Top> class SimBench {
         return true;
     }
 
+    // The rising edge that ends a clock of a bench that drains its output
+    // at the end: the clock counted, the RTL's assertions checked; while
+    // draining, done once the output has been quiet more than enough
+    // clocks with ended true, and a TIMEOUT after 100000 quiet clocks. 0 to
+    // go on, 1 on a failure (message printed).
+    int end_clock(uint64_t &cycle, bool draining, uint64_t quiet, uint64_t enough, bool ended,
+                  bool &done)
+    {
+        half(1);
+        cycle++;
+        if (rtl_failed("cycle", cycle))
+            return 1;
+        if (draining && quiet > enough && ended)
+            done = true;
+        if (draining && quiet > 100000) {
+            printf("TIMEOUT: no final END\n");
+            return 1;
+        }
+        return 0;
+    }
+
+    // The same for the SoC benches, whose firmware ends the run: quiet
+    // counts from the flush (0 before it), done after enough clocks of it,
+    // a TIMEOUT when the firmware has not exited within max_cycles.
+    int end_firmware_clock(uint64_t &cycle, uint64_t &quiet, uint64_t enough,
+                           uint64_t max_cycles, bool &done)
+    {
+        top_->clk = 1;
+        top_->eval();
+        cycle++;
+        if (rtl_failed("clock", cycle))
+            return 1;
+        if (quiet && ++quiet > enough)
+            done = true;
+        if (cycle >= max_cycles) {
+            printf("TIMEOUT: the firmware did not exit within %llu clocks\n",
+                   (unsigned long long)max_cycles);
+            return 1;
+        }
+        return 0;
+    }
+
     // true, with a message naming the place ("cycle", n), when an RTL
     // assertion or $error has fired.
     bool rtl_failed(const char *unit, uint64_t n) const

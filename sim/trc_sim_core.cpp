@@ -280,18 +280,8 @@ class Bench : SimBench<Vtrc_core> {
         } else if (phase_ == DRAIN) {
             drain_quiet_++;
         }
-        half(1);
-        cycle_++;
-        if (rtl_failed("cycle", cycle_))
-            return 1;
         // Idle TIME_EXT words may trail the final END; 64 quiet cycles end it.
-        if (phase_ == DRAIN && drain_quiet_ > 64 && tlasts_)
-            done = true;
-        if (phase_ == DRAIN && drain_quiet_ > 100000) {
-            printf("TIMEOUT: no final END\n");
-            return 1;
-        }
-        return 0;
+        return end_clock(cycle_, phase_ == DRAIN, drain_quiet_, 64, tlasts_ != 0, done);
     }
 };
 

@@ -366,18 +366,8 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
         } else if (phase_ == DRAIN) {
             drain_quiet_++;
         }
-        half(1);
-        cycle_++;
-        if (rtl_failed("cycle", cycle_))
-            return 1;
         // every CPU's END is out when the output has been quiet a while
-        if (phase_ == DRAIN && drain_quiet_ > 200 && tlasts_ >= NCPU)
-            done = true;
-        if (phase_ == DRAIN && drain_quiet_ > 100000) {
-            printf("TIMEOUT: no final END\n");
-            return 1;
-        }
-        return 0;
+        return end_clock(cycle_, phase_ == DRAIN, drain_quiet_, 200, tlasts_ >= NCPU, done);
     }
 };
 

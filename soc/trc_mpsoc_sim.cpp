@@ -220,19 +220,7 @@ class Bench : SimBench<Vtrc_mpsoc> {
                 quiet_ = 1;
         }
         // ---- rising edge
-        top_->clk = 1;
-        top_->eval();
-        cycle_++;
-        if (rtl_failed("clock", cycle_))
-            return 1;
-        if (quiet_ && ++quiet_ > 200)
-            done = true;
-        if (cycle_ >= o_.max_cycles) {
-            printf("TIMEOUT: the firmware did not exit within %llu clocks\n",
-                   (unsigned long long)o_.max_cycles);
-            return 1;
-        }
-        return 0;
+        return end_firmware_clock(cycle_, quiet_, 200, o_.max_cycles, done);
     }
 
     // The record the arbiter hands to the coder now: the model encodes it.

@@ -218,19 +218,7 @@ class Bench : SimBench<Vtrc_soc> {
             win_start_ = cycle_;
         }
         // ---- rising edge
-        top_->clk = 1;
-        top_->eval();
-        cycle_++;
-        if (rtl_failed("clock", cycle_))
-            return 1;
-        if (quiet_ && ++quiet_ > 64)
-            done = true;
-        if (cycle_ >= o_.max_cycles) {
-            printf("TIMEOUT: the firmware did not exit within %llu clocks\n",
-                   (unsigned long long)o_.max_cycles);
-            return 1;
-        }
-        return 0;
+        return end_firmware_clock(cycle_, quiet_, 64, o_.max_cycles, done);
     }
 
     // Every byte against the model, then the stream decoded back to the
