@@ -54,6 +54,7 @@ $(B)/%: $(B)/rel/tests/%.o $(B)/rel/libtrc.a
 	$(CC) $(CFLAGS) $^ -o $@
 $(B)/asan/%: $(B)/asan/tests/%.o $(B)/asan/libtrc.a
 	$(CC) $(SANFLAGS) $^ -o $@
+$(foreach v,rel asan,$(patsubst %,$(B)/$(v)/tests/%.o,$(UNIT))): tests/unit.h
 unit: $(addprefix $(B)/,$(UNIT)) $(addprefix $(B)/asan/,$(UNIT)) $(B)/trc $(B)/asan/trc
 
 # libFuzzer targets (clang): tests/fuzz/fuzz_*.c against the library and the

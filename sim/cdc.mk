@@ -11,7 +11,7 @@ CDC_P_small := NT=12 FID_W=15 TYPE_W=7 VAL_W=8 ND_F=3 ND_T=3 ND_V=3 OUT_W=8 \
                PRESCALE=1 FIFO_AW=2 CDC_AW=2 CDC_SYNC=3
 
 $(B)/sim/cdc_%/Vtrc_core_dc: $(CORE_RTL) $(CORE_HDR_RTL) $(CORE_WAIVERS) sim/trc_sim_cdc.cpp \
-    $(CORE_HDR_SIM_ENC) $(B)/rel/libtrc.a
+    $(CORE_HDR_SIM_CDC) $(CORE_HDR_SIM_ENC) $(B)/rel/libtrc.a
 	$(call sim_build,trc_core_dc,$(CDC_P_$*),sim/trc_sim_cdc.cpp,$@)
 
 CDC_BUILDS := $(foreach s,$(CDC_SETS),$(B)/sim/cdc_$(s)/Vtrc_core_dc)

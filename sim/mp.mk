@@ -16,7 +16,7 @@ MP_P_mp5n   = $(call with,$(SIM_P_paper),NT=12 VAL_W=8) NCPU=5 OUT_W=16 PRESCALE
               FIFO_AW=3 BURST=1
 
 $(B)/sim/mp_%/Vtrc_sim_mp: $(CORE_RTL) $(CORE_HDR_RTL) $(CORE_WAIVERS) $(CORE_SIM_MP) \
-    $(CORE_HDR_SIM_ENC) $(B)/rel/libtrc.a
+    $(CORE_HDR_SIM_MP) $(CORE_HDR_SIM_ENC) $(B)/rel/libtrc.a
 	$(call sim_build,trc_sim_mp,$(MP_P_$*),sim/trc_sim_mp.cpp,$@)
 
 MP_BUILDS := $(foreach s,$(MP_SETS),$(B)/sim/mp_$(s)/Vtrc_sim_mp)

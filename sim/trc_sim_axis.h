@@ -48,4 +48,15 @@ struct SimAxisOut {
     }
 };
 
+// The first byte of got from at on that differs from want or that want
+// does not hold yet; got.size() when there is none.
+static inline size_t sim_first_diff(const std::vector<uint8_t> &got, size_t at,
+                                    const std::vector<uint8_t> &want)
+{
+    for (size_t i = at; i < got.size(); i++)
+        if (i >= want.size() || got[i] != want[i])
+            return i;
+    return got.size();
+}
+
 #endif

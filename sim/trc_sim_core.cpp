@@ -24,6 +24,7 @@
 #include "verilated.h"
 
 #include "trc_sim_axis.h"
+#include "trc_sim_bench.h"
 #include "trc_sim_core_check.h"
 #include "trc_sim_opts.h"
 #include "trc_sim_util.h"
@@ -57,29 +58,16 @@ std::vector<SimOpt> opt_table(Opts &o)
 
 // ---- drive and check: trc_core in phases of traffic, one Bench per run
 
-class Bench {
+class Bench : SimBench<Vtrc_core> {
   public:
     Bench(const Opts &o) : o_(o), p_(sim_params()), axis_(TRC_P_OUT_W), rng_(o.seed) {}
 
-    bool setup()
-    {
-        ctx_ = std::make_unique<VerilatedContext>();
-        ctx_->randReset(2);
-        ctx_->randSeed((int)(o_.seed & 0x7fffffff));
-        ctx_->fatalOnError(false);
-        top_ = std::make_unique<Vtrc_core>(ctx_.get(), "top");
-        return !o_.wave || wave_.open(ctx_.get(), top_.get(), o_.wave);
-    }
+    bool setup() { return open_top(o_.seed, o_.wave); }
 
     int run()
     {
         reset();
-        int rc = 0;
-        bool done = false;
-        while (rc == 0 && !done)
-            rc = cycle(done);
-        top_->final();
-        wave_.close();
+        int rc = clock_until_done([this](bool &done) { return cycle(done); });
         if (rc)
             return rc;
         rc = check_segment(p_, evs_, bytes_, tl_, drops_, true, tot_);
@@ -102,9 +90,6 @@ class Bench {
     const uint64_t pre_ = TRC_P_PRESCALE;
     SimAxisOut axis_;
     SimRng rng_;
-    std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<Vtrc_core> top_;
-    SimWave<Vtrc_core> wave_;
 
     // this segment (since the last reset) and the totals
     std::vector<Ev> evs_;
@@ -122,14 +107,6 @@ class Bench {
     Phase phase_ = NORMAL;
     uint64_t phase_left_ = 100;
     double ev_p_ = 0.3, rdy_p_ = 1.0;
-
-    void half(int clk)
-    {
-        top_->clk = clk;
-        top_->eval();
-        wave_.dump(ctx_->time());
-        ctx_->timeInc(1);
-    }
 
     void reset()
     {
@@ -297,31 +274,14 @@ class Bench {
             }
         }
         if (top_->m_axis_tvalid && top_->m_axis_tready) {
-            bool last = top_->m_axis_tlast;
-            if (!axis_.take(top_->m_axis_tdata, top_->m_axis_tkeep, last, bytes_, bytes_.size()))
+            if (!take_beat(axis_, bytes_, tl_, tlasts_))
                 return 1;
-            if (last) {
-                tl_.push_back(bytes_.size());
-                tlasts_++;
-            }
             drain_quiet_ = 0;
         } else if (phase_ == DRAIN) {
             drain_quiet_++;
         }
-        half(1);
-        cycle_++;
-        if (ctx_->gotError()) {
-            printf("ASSERTION failed in the RTL at cycle %llu\n", (unsigned long long)cycle_);
-            return 1;
-        }
         // Idle TIME_EXT words may trail the final END; 64 quiet cycles end it.
-        if (phase_ == DRAIN && drain_quiet_ > 64 && tlasts_)
-            done = true;
-        if (phase_ == DRAIN && drain_quiet_ > 100000) {
-            printf("TIMEOUT: no final END\n");
-            return 1;
-        }
-        return 0;
+        return end_clock(cycle_, phase_ == DRAIN, drain_quiet_, 64, tlasts_ != 0, done);
     }
 };
 
@@ -329,14 +289,5 @@ class Bench {
 
 int main(int argc, char **argv)
 {
-    Opts o;
-    std::vector<const char *> pos;
-    if (!sim_parse(argc, argv, opt_table(o), pos, 0)) {
-        sim_usage("trc_sim_core", "", opt_table(o));
-        return 2;
-    }
-    Bench b(o);
-    if (!b.setup())
-        return 2;
-    return b.run();
+    return sim_main<Opts, Bench>(argc, argv, "trc_sim_core", opt_table);
 }

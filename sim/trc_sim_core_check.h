@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "trc.h"
@@ -209,6 +210,23 @@ static inline int check_segment(const trc_params &p, const std::vector<Ev> &evs,
     t_all.bytes += last_end;
     t_all.segments++;
     return rc;
+}
+
+// Decodes a stream of several CPUs whole: n records into out, their CPUs
+// into cpu, *used the bytes consumed; TRC_OK, or the error and *bit where.
+static inline trc_error decode_mp_all(const trc_params &p, const std::vector<uint8_t> &s,
+                                      std::vector<trc_record> &out, std::vector<uint8_t> &cpu,
+                                      size_t *n, size_t *used, uint64_t *bit)
+{
+    auto dec = std::make_unique<trc_mp_decoder>();
+    trc_mp_decoder_init(dec.get(), &p);
+    out.assign(s.size() * 8 + 16, trc_record());
+    cpu.assign(out.size(), 0);
+    *n = *used = 0;
+    trc_error e = trc_mp_decode(dec.get(), s.data(), s.size(), used, out.data(), cpu.data(),
+                                out.size(), n, 1);
+    *bit = trc_mp_decoder_bit_offset(dec.get());
+    return e;
 }
 
 #endif

@@ -23,7 +23,9 @@
 #include "verilated.h"
 
 #include "trc_sim_axis.h"
+#include "trc_sim_bench.h"
 #include "trc_sim_core_check.h"
+#include "trc_sim_mp_check.h"
 #include "trc_sim_opts.h"
 #include "trc_sim_util.h"
 #include "trc_sim_wave.h"
@@ -38,12 +40,6 @@
 namespace {
 
 const unsigned NCPU = TRC_P_NCPU;
-
-// trc_mpcore's markers and control records go before a LOST that waits.
-bool is_broadcast(const trc_record &r)
-{
-    return r.kind == TRC_OS && (r.a == (1u << TRC_P_TYPE_W) - 9 || r.a == (1u << TRC_P_TYPE_W) - 10);
-}
 
 struct Opts {
     uint64_t events = 20000, idles = 2, seed = 1, storms = 2, sats = 2, marks = 20, ctls = 12;
@@ -68,25 +64,10 @@ std::vector<SimOpt> opt_table(Opts &o)
     };
 }
 
-// Bits [lo, lo+n) of a Verilator port of any width.
-template <class T> void put_bits(T &w, unsigned lo, unsigned n, uint64_t v)
-{
-    uint64_t m = (n >= 64 ? ~0ull : (1ull << n) - 1) << lo;
-    w = (T)(((uint64_t)w & ~m) | ((v << lo) & m));
-}
-template <std::size_t N> void put_bits(VlWide<N> &w, unsigned lo, unsigned n, uint64_t v)
-{
-    for (unsigned i = 0; i < n; i++) {
-        unsigned b = lo + i;
-        uint32_t bit = 1u << (b % 32);
-        w[b / 32] = ((v >> i) & 1) ? (w[b / 32] | bit) : (w[b / 32] & ~bit);
-    }
-}
-
-class Bench {
+class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
   public:
     explicit Bench(const Opts &o)
-        : o_(o), p_(sim_params()), iw_(sim_info_w(p_)), axis_(TRC_P_OUT_W), rng_(o.seed)
+        : o_(o), iw_(sim_info_w(p_)), axis_(TRC_P_OUT_W), rng_(o.seed)
     {
     }
 
@@ -96,71 +77,34 @@ class Bench {
             printf("bad parameters for the model\n");
             return false;
         }
-        ctx_ = std::make_unique<VerilatedContext>();
-        ctx_->randReset(2);
-        ctx_->randSeed((int)(o_.seed & 0x7fffffff));
-        ctx_->fatalOnError(false);
-        top_ = std::make_unique<Vtrc_sim_mp>(ctx_.get(), "top");
-        return !o_.wave || wave_.open(ctx_.get(), top_.get(), o_.wave);
+        return open_top(o_.seed, o_.wave);
     }
 
     int run()
     {
         reset();
-        int rc = 0;
-        bool done = false;
-        while (rc == 0 && !done)
-            rc = cycle(done);
-        top_->final();
-        wave_.close();
-        return rc ? rc : check();
+        int rc = clock_until_done([this](bool &done) { return cycle(done); });
+        return rc ? rc : check(o_.seed, o_.min_rate);
     }
 
   private:
     enum Phase { NORMAL, SAT, STORM, IDLE, DRAIN };
 
     const Opts &o_;
-    const trc_params p_;
     const unsigned iw_;
     const uint64_t pre_ = TRC_P_PRESCALE;
-    const unsigned t_mark_ = (1u << TRC_P_TYPE_W) - 9, t_ctl_ = (1u << TRC_P_TYPE_W) - 10;
+    const unsigned t_ctl_ = (1u << TRC_P_TYPE_W) - 10;
     SimAxisOut axis_;
     SimRng rng_;
-    std::unique_ptr<trc_mp_encoder> model_ = std::make_unique<trc_mp_encoder>();
-    std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<Vtrc_sim_mp> top_;
-    SimWave<Vtrc_sim_mp> wave_;
 
-    // per CPU: what it presented (and what was written for it), drops
-    std::vector<Ev> evs_[NCPU];
-    uint64_t drops_[NCPU] = {}, emitted_[NCPU] = {}, sat_taken_[NCPU] = {}, sat_off_[NCPU] = {};
     bool tracing_[NCPU];
-    // the stream: the RTL's bytes and tlasts, the model's
-    std::vector<uint8_t> bytes_, want_;
-    std::vector<size_t> tl_, want_tl_;
-    std::vector<uint64_t> want_rec_; // the coder's record index of each model byte
-    uint64_t taps_ = 0, cycle_ = 0, tlasts_ = 0;
-    // markers and controls
-    uint64_t mark_req_ = 0, mark_lost_ = 0, mark_pins_ = 0, mark_bc_ = 0;
-    uint64_t ctl_req_ = 0, ctl_lost_ = 0, ctl_pins_ = 0, ctl_bc_ = 0;
-    std::vector<uint32_t> mark_vals_;
-    // saturation: clocks measured, records taken in them
-    uint64_t sat_clocks_ = 0, sat_taps_ = 0;
     // phases
     Phase phase_ = NORMAL;
-    uint64_t phase_left_ = 200, phase_len_ = 200, events_ = 0, drain_quiet_ = 0;
+    uint64_t phase_left_ = 200, phase_len_ = 200, drain_quiet_ = 0;
     unsigned idles_ = 0, storms_ = 0, sats_ = 0;
     uint64_t storm_period_ = 1, storm_on_ = 1;
     double ev_p_ = 0.2;
     bool final_flush_ = false;
-
-    void half(int clk)
-    {
-        top_->clk = clk;
-        top_->eval();
-        wave_.dump(ctx_->time());
-        ctx_->timeInc(1);
-    }
 
     void reset()
     {
@@ -375,18 +319,7 @@ class Bench {
         // the record the arbiter hands to the coder: the model encodes it
         if (top_->tap_valid) {
             unsigned cpu = top_->tap_cpu;
-            uint64_t x = top_->tap_rec;
-            trc_record r;
-            r.delta = (x >> iw_) & ((1ull << p_.nt) - 1);
-            if ((x >> (p_.nt + iw_)) & 1) {
-                r.kind = TRC_OS;
-                r.a = (uint32_t)(x >> p_.val_w) & ((1u << p_.type_w) - 1);
-                r.b = (uint32_t)(x & ((1ull << p_.val_w) - 1));
-            } else {
-                r.kind = (x >> p_.fid_w) & 1 ? TRC_EXIT : TRC_ENTRY;
-                r.a = (uint32_t)(x & ((1ull << p_.fid_w) - 1));
-                r.b = 0;
-            }
+            trc_record r = sim_unpack(p_, top_->tap_rec);
             uint8_t buf[TRC_MP_MIN_DST];
             size_t len;
             if (cpu >= NCPU ||
@@ -418,132 +351,23 @@ class Bench {
         if (drive())
             return 1;
         if (top_->m_axis_tvalid && top_->m_axis_tready) {
-            bool last = top_->m_axis_tlast;
             size_t at = bytes_.size();
-            if (!axis_.take(top_->m_axis_tdata, top_->m_axis_tkeep, last, bytes_, at))
+            if (!take_beat(axis_, bytes_, tl_, tlasts_))
                 return 1;
-            for (size_t i = at; i < bytes_.size(); i++) {
-                if (i >= want_.size() || bytes_[i] != want_[i]) {
-                    printf("MISMATCH at byte offset %zu (record %llu into the coder): RTL "
-                           "0x%02x, model %s\n",
-                           i, (unsigned long long)(i < want_rec_.size() ? want_rec_[i] : taps_),
-                           bytes_[i], i < want_.size() ? "differs" : "has no byte yet");
-                    return 1;
-                }
-            }
-            if (last) {
-                tl_.push_back(bytes_.size());
-                tlasts_++;
+            size_t i = sim_first_diff(bytes_, at, want_);
+            if (i < bytes_.size()) {
+                printf("MISMATCH at byte offset %zu (record %llu into the coder): RTL "
+                       "0x%02x, model %s\n",
+                       i, (unsigned long long)(i < want_rec_.size() ? want_rec_[i] : taps_),
+                       bytes_[i], i < want_.size() ? "differs" : "has no byte yet");
+                return 1;
             }
             drain_quiet_ = 0;
         } else if (phase_ == DRAIN) {
             drain_quiet_++;
         }
-        half(1);
-        cycle_++;
-        if (ctx_->gotError()) {
-            printf("ASSERTION failed in the RTL at cycle %llu\n", (unsigned long long)cycle_);
-            return 1;
-        }
         // every CPU's END is out when the output has been quiet a while
-        if (phase_ == DRAIN && drain_quiet_ > 200 && tlasts_ >= NCPU)
-            done = true;
-        if (phase_ == DRAIN && drain_quiet_ > 100000) {
-            printf("TIMEOUT: no final END\n");
-            return 1;
-        }
-        return 0;
-    }
-
-    int check()
-    {
-        if (tl_ != want_tl_ || bytes_.size() != (want_tl_.empty() ? 0 : want_tl_.back())) {
-            printf("TLAST MISMATCH: RTL %zu tlast words, %zu bytes; model %zu END, %zu bytes\n",
-                   tl_.size(), bytes_.size(), want_tl_.size(), want_.size());
-            for (size_t i = 0; i < tl_.size() || i < want_tl_.size(); i++)
-                printf("  tlast %zu: RTL %lld model %lld\n", i,
-                       i < tl_.size() ? (long long)tl_[i] : -1LL,
-                       i < want_tl_.size() ? (long long)want_tl_[i] : -1LL);
-            return 1;
-        }
-        // decode, split by CPU
-        auto dec = std::make_unique<trc_mp_decoder>();
-        trc_mp_decoder_init(dec.get(), &p_);
-        std::vector<trc_record> out(bytes_.size() * 8 + 16);
-        std::vector<uint8_t> cpu(out.size());
-        size_t used = 0, n = 0;
-        trc_error e = trc_mp_decode(dec.get(), bytes_.data(), bytes_.size(), &used, out.data(),
-                                    cpu.data(), out.size(), &n, 1);
-        if (e != TRC_OK || used != bytes_.size()) {
-            printf("DECODE ERROR %s at bit offset %llu\n", trc_error_name(e),
-                   (unsigned long long)trc_mp_decoder_bit_offset(dec.get()));
-            return 1;
-        }
-        std::vector<trc_record> per[NCPU];
-        for (size_t i = 0; i < n; i++)
-            per[cpu[i]].push_back(out[i]);
-        Totals tot;
-        int rc = 0;
-        std::vector<std::pair<uint64_t, uint32_t>> marks[NCPU];
-        for (unsigned k = 0; k < NCPU && rc == 0; k++) {
-            char who[32];
-            snprintf(who, sizeof who, "CPU %u: ", k);
-            rc = match_events(per[k], evs_[k], drops_[k], true, who, tot, is_broadcast);
-            uint64_t t = 0;
-            for (const trc_record &r : per[k]) {
-                t += r.delta;
-                if (r.kind == TRC_OS && r.a == t_mark_)
-                    marks[k].push_back({t, r.b});
-            }
-        }
-        if (rc)
-            return rc;
-        // every marker in every CPU's trace, at one time, with one value
-        for (unsigned k = 0; k < NCPU; k++) {
-            if (marks[k] != marks[0] || marks[k].size() != mark_bc_) {
-                printf("MARKERS of CPU %u (%zu) differ from CPU 0's (%zu), %llu written\n", k,
-                       marks[k].size(), marks[0].size(), (unsigned long long)mark_bc_);
-                return 1;
-            }
-        }
-        if (mark_bc_ < mark_req_ - mark_lost_ || mark_bc_ > mark_req_ - mark_lost_ + mark_pins_) {
-            printf("MARKERS: %llu written for %llu port requests (%llu lost) and %llu pins\n",
-                   (unsigned long long)mark_bc_, (unsigned long long)mark_req_,
-                   (unsigned long long)mark_lost_, (unsigned long long)mark_pins_);
-            return 1;
-        }
-        double rate = sat_clocks_ ? (double)sat_taps_ / (double)sat_clocks_ : 0;
-        printf("cpus %u cycles %llu events %llu traced %llu delivered %llu lost %llu "
-               "lost-records %llu markers %llu (pins %llu, requests lost %llu) controls %llu "
-               "(lost %llu) switches %llu bytes %zu bits/record %.2f\n",
-               NCPU, (unsigned long long)cycle_, (unsigned long long)events_,
-               (unsigned long long)tot.events, (unsigned long long)tot.delivered,
-               (unsigned long long)tot.drops, (unsigned long long)tot.lost_recs,
-               (unsigned long long)mark_bc_, (unsigned long long)mark_pins_,
-               (unsigned long long)mark_lost_, (unsigned long long)ctl_bc_,
-               (unsigned long long)ctl_lost_, (unsigned long long)model_->switches, bytes_.size(),
-               n ? 8.0 * (double)bytes_.size() / (double)n : 0.0);
-        printf("saturation: clocks %llu records/clock %.4f, per CPU", (unsigned long long)sat_clocks_,
-               rate);
-        uint64_t least = UINT64_MAX;
-        for (unsigned k = 0; k < NCPU; k++) {
-            printf(" %llu", (unsigned long long)sat_taken_[k]);
-            if (sat_off_[k])
-                printf(" (off %llu clocks)", (unsigned long long)sat_off_[k]);
-            least = sat_taken_[k] < least ? sat_taken_[k] : least;
-        }
-        printf(" seed %llu\n", (unsigned long long)o_.seed);
-        if (sat_clocks_ && rate < o_.min_rate) {
-            printf("RATE %.4f below %.4f\n", rate, o_.min_rate);
-            return 1;
-        }
-        // no CPU starves: each gets at least half its share under saturation
-        if (sat_clocks_ && least * 2 * NCPU < sat_taps_) {
-            printf("STARVED: a CPU got %llu of %llu records under saturation\n",
-                   (unsigned long long)least, (unsigned long long)sat_taps_);
-            return 1;
-        }
-        return 0;
+        return end_clock(cycle_, phase_ == DRAIN, drain_quiet_, 200, tlasts_ >= NCPU, done);
     }
 };
 
@@ -551,14 +375,5 @@ class Bench {
 
 int main(int argc, char **argv)
 {
-    Opts o;
-    std::vector<const char *> pos;
-    if (!sim_parse(argc, argv, opt_table(o), pos, 0)) {
-        sim_usage("trc_sim_mp", "", opt_table(o));
-        return 2;
-    }
-    Bench b(o);
-    if (!b.setup())
-        return 2;
-    return b.run();
+    return sim_main<Opts, Bench>(argc, argv, "trc_sim_mp", opt_table);
 }

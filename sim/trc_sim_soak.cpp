@@ -24,6 +24,7 @@
 #include "verilated.h"
 
 #include "trc_sim_axis.h"
+#include "trc_sim_bench.h"
 #include "trc_sim_opts.h"
 #include "trc_sim_util.h"
 
@@ -131,7 +132,7 @@ std::vector<SimOpt> opt_table(Opts &o)
 
 // ---- drive and check: chunks in, bytes compared and decoded as they come
 
-class Bench {
+class Bench : SimBench<Vtrc_sim_enc> {
   public:
     Bench(const Opts &o, Soak &s) : o_(o), s_(s), axis_((unsigned)o.out_w), rng_(o.seed) {}
 
@@ -140,15 +141,8 @@ class Bench {
         if (trc_encoder_init(&s_.enc, &s_.p) != TRC_OK ||
             trc_decoder_init(&dec_, &s_.p) != TRC_OK)
             return false;
-        ctx_ = std::make_unique<VerilatedContext>();
-        ctx_->randReset(2);
-        ctx_->randSeed((int)(o_.seed & 0x7fffffff));
-        ctx_->fatalOnError(false);
-        top_ = std::make_unique<Vtrc_sim_enc>(ctx_.get(), "top");
-        unsigned sel = 0;
-        while ((8u << sel) != o_.out_w)
-            sel++;
-        top_->out_sel = sel;
+        open_top(o_.seed, nullptr);
+        top_->out_sel = sim_out_sel(o_.out_w);
         return true;
     }
 
@@ -156,11 +150,7 @@ class Bench {
     {
         auto t0 = std::chrono::steady_clock::now();
         reset();
-        int rc = 0;
-        bool done = false;
-        while (rc == 0 && !done)
-            rc = cycle(done);
-        top_->final();
+        int rc = clock_until_done([this](bool &done) { return cycle(done); });
         if (rc == 0 && !decode_some(true))
             rc = 1;
         if (rc == 0 && (decoded_ != made_ || !s_.want_rec.empty())) {
@@ -188,8 +178,6 @@ class Bench {
     SimAxisOut axis_;
     SimRng rng_;
     trc_decoder dec_;
-    std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<Vtrc_sim_enc> top_;
 
     std::vector<trc_record> raw_; // the chunk in flight
     size_t raw_pos_ = 0;
@@ -338,10 +326,8 @@ class Bench {
             raw_in_++;
             presenting_ = false;
         }
-        if (ctx_->gotError()) {
-            printf("ASSERTION failed in the RTL at cycle %llu\n", (unsigned long long)cycle_);
+        if (rtl_failed("cycle", cycle_))
             return 1;
-        }
         if (ended_input_ && raw_pos_ == raw_.size() && s_.want.empty())
             done = true;
         if (quiet_ > 10000) {
@@ -358,10 +344,9 @@ int main(int argc, char **argv)
 {
     Opts o;
     std::vector<const char *> traces;
-    if (!sim_parse(argc, argv, opt_table(o), traces, SIZE_MAX)) {
-        sim_usage("trc_sim_soak", "[TRACE.txt...] ", opt_table(o));
+    if (!sim_options(argc, argv, "trc_sim_soak", "[TRACE.txt...] ", opt_table(o), traces, 0,
+                     SIZE_MAX))
         return 2;
-    }
     if (o.out_w != 8 && o.out_w != 16 && o.out_w != 32 && o.out_w != 64) {
         fprintf(stderr, "soak: --out-w must be 8, 16, 32 or 64\n");
         return 2;
@@ -380,7 +365,5 @@ int main(int argc, char **argv)
             s.samples.push_back(tr);
     }
     Bench b(o, s);
-    if (!b.setup())
-        return 2;
-    return b.run();
+    return sim_run(b);
 }

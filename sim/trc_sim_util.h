@@ -107,6 +107,32 @@ static inline uint64_t sim_pack(const trc_params &p, const trc_record &r)
     return (os << (p.nt + iw)) | (r.delta << iw) | info;
 }
 
+// The record sim_pack() packed into x (the RTL's raw record layout).
+static inline trc_record sim_unpack(const trc_params &p, uint64_t x)
+{
+    unsigned iw = sim_info_w(p);
+    trc_record r;
+    r.delta = (x >> iw) & ((1ull << p.nt) - 1);
+    if ((x >> (p.nt + iw)) & 1) {
+        r.kind = TRC_OS;
+        r.a = (uint32_t)(x >> p.val_w) & ((1u << p.type_w) - 1);
+        r.b = (uint32_t)(x & ((1ull << p.val_w) - 1));
+    } else {
+        r.kind = (x >> p.fid_w) & 1 ? TRC_EXIT : TRC_ENTRY;
+        r.a = (uint32_t)(x & ((1ull << p.fid_w) - 1));
+        r.b = 0;
+    }
+    return r;
+}
+
+// trc_mpcore's markers and control records (the two types below the
+// reserved four) go before a LOST that waits.
+static inline bool sim_is_broadcast(const trc_record &r)
+{
+    return r.kind == TRC_OS &&
+           (r.a == (1u << TRC_P_TYPE_W) - 9 || r.a == (1u << TRC_P_TYPE_W) - 10);
+}
+
 // Mask of the info bits a record of this kind leaves unused.
 static inline uint64_t sim_unused_mask(const trc_params &p, bool os)
 {

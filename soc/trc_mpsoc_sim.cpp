@@ -20,6 +20,7 @@
 #include "verilated.h"
 
 #include "trc_sim_axis.h"
+#include "trc_sim_bench.h"
 #include "trc_sim_core_check.h"
 #include "trc_sim_opts.h"
 #include "trc_sim_util.h"
@@ -31,43 +32,6 @@
 namespace {
 
 const unsigned NCPU = TRC_P_NCPU;
-
-// trc_mpcore's markers and control records go before a LOST that waits.
-bool is_broadcast(const trc_record &r)
-{
-    return r.kind == TRC_OS && (r.a == (1u << TRC_P_TYPE_W) - 9 || r.a == (1u << TRC_P_TYPE_W) - 10);
-}
-
-bool write_file(const std::string &path, const void *buf, size_t len)
-{
-    std::string tmp = path + ".tmp";
-    FILE *f = fopen(tmp.c_str(), "wb");
-    if (!f) {
-        fprintf(stderr, "trc_mpsoc_sim: cannot write %s\n", tmp.c_str());
-        return false;
-    }
-    bool ok = fwrite(buf, 1, len, f) == len;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp.c_str(), path.c_str()) != 0) {
-        fprintf(stderr, "trc_mpsoc_sim: cannot write %s\n", path.c_str());
-        remove(tmp.c_str());
-        return false;
-    }
-    return true;
-}
-
-// Bits [lo, lo+n) (n <= 64) of a Verilator port of any width.
-template <class T> uint64_t get_bits(const T &w, unsigned lo, unsigned n)
-{
-    return ((uint64_t)w >> lo) & (n >= 64 ? ~0ull : (1ull << n) - 1);
-}
-template <std::size_t N> uint64_t get_bits(const VlWide<N> &w, unsigned lo, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)((w[(lo + i) / 32] >> ((lo + i) % 32)) & 1) << i;
-    return v;
-}
 
 struct Opts {
     const char *hex = nullptr, *out = nullptr, *uart = nullptr;
@@ -89,7 +53,7 @@ std::vector<SimOpt> opt_table(Opts &o)
     };
 }
 
-class Bench {
+class Bench : SimBench<Vtrc_mpsoc> {
   public:
     explicit Bench(const Opts &o)
         : o_(o), p_(sim_params()), iw_(sim_info_w(p_)), axis_(TRC_P_OUT_W), rng_(o.seed)
@@ -98,35 +62,26 @@ class Bench {
 
     bool setup()
     {
-        if (trc_mp_encoder_init(model_.get(), &p_) != TRC_OK)
+        if (!sim_can_read("trc_mpsoc_sim", o_.hex) ||
+            trc_mp_encoder_init(model_.get(), &p_) != TRC_OK)
             return false;
-        ctx_ = std::make_unique<VerilatedContext>();
         a_fw_ = std::string("+firmware=") + o_.hex;
         a_wl_ = "+workload=" + std::to_string(o_.workload);
-        const char *argv[] = {"Vtrc_mpsoc", a_fw_.c_str(), a_wl_.c_str()};
-        ctx_->commandArgs(3, argv);
-        ctx_->randReset(2);
-        ctx_->randSeed((int)(o_.seed & 0x7fffffff));
-        ctx_->fatalOnError(false);
-        top_ = std::make_unique<Vtrc_mpsoc>(ctx_.get(), "top");
-        return true;
+        return open_top(o_.seed, nullptr, {"Vtrc_mpsoc", a_fw_.c_str(), a_wl_.c_str()});
     }
 
     int run()
     {
         reset();
-        int rc = 0;
-        bool done = false;
-        while (rc == 0 && !done)
-            rc = cycle(done);
-        top_->final();
+        int rc = clock_until_done([this](bool &done) { return cycle(done); });
         for (unsigned k = 0; k < NCPU; k++) {
             printf("--- CPU %u\n%s", k, uart_[k].c_str());
             std::string path = o_.uart ? std::string(o_.uart) + std::to_string(k) + ".log" : "";
-            if (o_.uart && !write_file(path, uart_[k].data(), uart_[k].size()))
+            if (o_.uart &&
+                !sim_write_file("trc_mpsoc_sim", path, uart_[k].data(), uart_[k].size()))
                 rc = rc ? rc : 2;
         }
-        if (o_.out && !write_file(o_.out, bytes_.data(), bytes_.size()))
+        if (o_.out && !sim_write_file("trc_mpsoc_sim", o_.out, bytes_.data(), bytes_.size()))
             rc = rc ? rc : 2;
         return rc ? rc : check();
     }
@@ -140,8 +95,6 @@ class Bench {
     SimRng rng_;
     std::string a_fw_, a_wl_;
     std::unique_ptr<trc_mp_encoder> model_ = std::make_unique<trc_mp_encoder>();
-    std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<Vtrc_mpsoc> top_;
 
     std::vector<Ev> evs_[NCPU];
     uint64_t drops_[NCPU] = {}, events_[NCPU] = {}, gaps_ = 0, exit_code_[NCPU] = {};
@@ -253,54 +206,28 @@ class Bench {
             size_t at = bytes_.size();
             if (!axis_.take(top_->m_axis_tdata, top_->m_axis_tkeep, last, bytes_, at))
                 return 1;
-            for (size_t i = at; i < bytes_.size(); i++) {
-                if (i >= want_.size() || bytes_[i] != want_[i]) {
-                    printf("MISMATCH at byte offset %zu (record %llu into the coder, clock "
-                           "%llu): RTL 0x%02x, model %s\n",
-                           i, (unsigned long long)(i < want_rec_.size() ? want_rec_[i] : taps_),
-                           (unsigned long long)cycle_, bytes_[i],
-                           i < want_.size() ? "differs" : "has no byte yet");
-                    return 1;
-                }
+            size_t i = sim_first_diff(bytes_, at, want_);
+            if (i < bytes_.size()) {
+                printf("MISMATCH at byte offset %zu (record %llu into the coder, clock "
+                       "%llu): RTL 0x%02x, model %s\n",
+                       i, (unsigned long long)(i < want_rec_.size() ? want_rec_[i] : taps_),
+                       (unsigned long long)cycle_, bytes_[i],
+                       i < want_.size() ? "differs" : "has no byte yet");
+                return 1;
             }
             tlasts_ += last;
             if (flush_cycle_ != UINT64_MAX)
                 quiet_ = 1;
         }
         // ---- rising edge
-        top_->clk = 1;
-        top_->eval();
-        cycle_++;
-        if (ctx_->gotError()) {
-            printf("ASSERTION failed in the RTL at clock %llu\n", (unsigned long long)cycle_);
-            return 1;
-        }
-        if (quiet_ && ++quiet_ > 200)
-            done = true;
-        if (cycle_ >= o_.max_cycles) {
-            printf("TIMEOUT: the firmware did not exit within %llu clocks\n",
-                   (unsigned long long)o_.max_cycles);
-            return 1;
-        }
-        return 0;
+        return end_firmware_clock(cycle_, quiet_, 200, o_.max_cycles, done);
     }
 
     // The record the arbiter hands to the coder now: the model encodes it.
     int encode_tap()
     {
         unsigned cpu = top_->tap_cpu;
-        uint64_t x = top_->tap_rec;
-        trc_record r;
-        r.delta = (x >> iw_) & ((1ull << p_.nt) - 1);
-        if ((x >> (p_.nt + iw_)) & 1) {
-            r.kind = TRC_OS;
-            r.a = (uint32_t)(x >> p_.val_w) & ((1u << p_.type_w) - 1);
-            r.b = (uint32_t)(x & ((1ull << p_.val_w) - 1));
-        } else {
-            r.kind = (x >> p_.fid_w) & 1 ? TRC_EXIT : TRC_ENTRY;
-            r.a = (uint32_t)(x & ((1ull << p_.fid_w) - 1));
-            r.b = 0;
-        }
+        trc_record r = sim_unpack(p_, top_->tap_rec);
         uint8_t buf[TRC_MP_MIN_DST];
         size_t len;
         if (cpu >= NCPU || trc_mp_encode_raw(model_.get(), cpu, &r, buf, sizeof buf, &len)) {
@@ -330,16 +257,14 @@ class Bench {
             printf("STREAM: RTL %zu bytes, model %zu\n", bytes_.size(), want_.size());
             return 1;
         }
-        auto dec = std::make_unique<trc_mp_decoder>();
-        trc_mp_decoder_init(dec.get(), &p_);
-        std::vector<trc_record> out(bytes_.size() * 8 + 16);
-        std::vector<uint8_t> cpu(out.size());
-        size_t used = 0, n = 0;
-        trc_error e = trc_mp_decode(dec.get(), bytes_.data(), bytes_.size(), &used, out.data(),
-                                    cpu.data(), out.size(), &n, 1);
+        std::vector<trc_record> out;
+        std::vector<uint8_t> cpu;
+        size_t used, n;
+        uint64_t bit;
+        trc_error e = decode_mp_all(p_, bytes_, out, cpu, &n, &used, &bit);
         if (e != TRC_OK) {
             printf("DECODE ERROR %s at bit offset %llu\n", trc_error_name(e),
-                   (unsigned long long)trc_mp_decoder_bit_offset(dec.get()));
+                   (unsigned long long)bit);
             return 1;
         }
         std::vector<trc_record> per[NCPU];
@@ -349,7 +274,7 @@ class Bench {
         for (unsigned k = 0; k < NCPU; k++) {
             char who[32];
             snprintf(who, sizeof who, "CPU %u: ", k);
-            if (match_events(per[k], evs_[k], drops_[k], true, who, tot, is_broadcast))
+            if (match_events(per[k], evs_[k], drops_[k], true, who, tot, sim_is_broadcast))
                 return 1;
         }
         double cyc = (double)flush_cycle_;
@@ -374,19 +299,9 @@ int main(int argc, char **argv)
 {
     Opts o;
     std::vector<const char *> pos;
-    if (!sim_parse(argc, argv, opt_table(o), pos, 1) || pos.empty()) {
-        sim_usage("Vtrc_mpsoc", "FW.hex ", opt_table(o));
+    if (!sim_options(argc, argv, "Vtrc_mpsoc", "FW.hex ", opt_table(o), pos, 1, 1))
         return 2;
-    }
     o.hex = pos[0];
-    FILE *f = fopen(o.hex, "r");
-    if (!f) {
-        fprintf(stderr, "trc_mpsoc_sim: cannot open %s\n", o.hex);
-        return 2;
-    }
-    fclose(f);
     Bench b(o);
-    if (!b.setup())
-        return 2;
-    return b.run();
+    return sim_run(b);
 }

@@ -18,6 +18,7 @@
 #include "verilated.h"
 
 #include "trc_sim_axis.h"
+#include "trc_sim_bench.h"
 #include "trc_sim_opts.h"
 #include "trc_sim_util.h"
 
@@ -31,24 +32,6 @@ struct Ev {
     uint64_t cycle;
     trc_record r;
 };
-
-bool write_file(const std::string &path, const void *buf, size_t len)
-{
-    std::string tmp = path + ".tmp";
-    FILE *f = fopen(tmp.c_str(), "wb");
-    if (!f) {
-        fprintf(stderr, "trc_soc_sim: cannot write %s\n", tmp.c_str());
-        return false;
-    }
-    bool ok = fwrite(buf, 1, len, f) == len;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp.c_str(), path.c_str()) != 0) {
-        fprintf(stderr, "trc_soc_sim: cannot write %s\n", path.c_str());
-        remove(tmp.c_str());
-        return false;
-    }
-    return true;
-}
 
 // The model's stream for the events: deltas from their clocks (PRESCALE 1),
 // TIME_EXT records where the model splits them, END at the flush clock.
@@ -111,38 +94,30 @@ std::vector<SimOpt> opt_table(Opts &o)
 
 // ---- drive and check: the firmware runs to its exit, then every byte
 
-class Bench {
+class Bench : SimBench<Vtrc_soc> {
   public:
     explicit Bench(const Opts &o)
         : o_(o), p_(sim_params()), iw_(sim_info_w(p_)), axis_(TRC_P_OUT_W), rng_(o.seed)
     {
     }
 
-    void setup()
+    bool setup()
     {
-        ctx_ = std::make_unique<VerilatedContext>();
+        if (!sim_can_read("trc_soc_sim", o_.hex))
+            return false;
         a_fw_ = std::string("+firmware=") + o_.hex;
         a_wl_ = "+workload=" + std::to_string(o_.workload);
-        const char *argv[] = {"Vtrc_soc", a_fw_.c_str(), a_wl_.c_str()};
-        ctx_->commandArgs(3, argv);
-        ctx_->randReset(2);
-        ctx_->randSeed((int)(o_.seed & 0x7fffffff));
-        ctx_->fatalOnError(false);
-        top_ = std::make_unique<Vtrc_soc>(ctx_.get(), "top");
+        return open_top(o_.seed, nullptr, {"Vtrc_soc", a_fw_.c_str(), a_wl_.c_str()});
     }
 
     int run()
     {
         reset();
-        int rc = 0;
-        bool done = false;
-        while (rc == 0 && !done)
-            rc = cycle(done);
-        top_->final();
+        int rc = clock_until_done([this](bool &done) { return cycle(done); });
         fputs(uart_.c_str(), stdout);
-        if (o_.uart && !write_file(o_.uart, uart_.data(), uart_.size()))
+        if (o_.uart && !sim_write_file("trc_soc_sim", o_.uart, uart_.data(), uart_.size()))
             rc = rc ? rc : 2;
-        if (o_.out && !write_file(o_.out, bytes_.data(), bytes_.size()))
+        if (o_.out && !sim_write_file("trc_soc_sim", o_.out, bytes_.data(), bytes_.size()))
             rc = rc ? rc : 2;
         return rc ? rc : check();
     }
@@ -154,8 +129,6 @@ class Bench {
     SimAxisOut axis_;
     SimRng rng_;
     std::string a_fw_, a_wl_;
-    std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<Vtrc_soc> top_;
 
     std::vector<Ev> evs_;
     std::vector<uint8_t> bytes_;
@@ -245,21 +218,7 @@ class Bench {
             win_start_ = cycle_;
         }
         // ---- rising edge
-        top_->clk = 1;
-        top_->eval();
-        cycle_++;
-        if (ctx_->gotError()) {
-            printf("ASSERTION failed in the RTL at clock %llu\n", (unsigned long long)cycle_);
-            return 1;
-        }
-        if (quiet_ && ++quiet_ > 64)
-            done = true;
-        if (cycle_ >= o_.max_cycles) {
-            printf("TIMEOUT: the firmware did not exit within %llu clocks\n",
-                   (unsigned long long)o_.max_cycles);
-            return 1;
-        }
-        return 0;
+        return end_firmware_clock(cycle_, quiet_, 64, o_.max_cycles, done);
     }
 
     // Every byte against the model, then the stream decoded back to the
@@ -340,18 +299,9 @@ int main(int argc, char **argv)
 {
     Opts o;
     std::vector<const char *> pos;
-    if (!sim_parse(argc, argv, opt_table(o), pos, 1) || pos.empty()) {
-        sim_usage("Vtrc_soc", "FW.hex ", opt_table(o));
+    if (!sim_options(argc, argv, "Vtrc_soc", "FW.hex ", opt_table(o), pos, 1, 1))
         return 2;
-    }
     o.hex = pos[0];
-    FILE *f = fopen(o.hex, "r");
-    if (!f) {
-        fprintf(stderr, "trc_soc_sim: cannot open %s\n", o.hex);
-        return 2;
-    }
-    fclose(f);
     Bench b(o);
-    b.setup();
-    return b.run();
+    return sim_run(b);
 }

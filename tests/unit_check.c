@@ -11,23 +11,7 @@
 #include <string.h>
 
 #include "trc.h"
-
-static int failures;
-
-static void check(int cond, const char *name)
-{
-    printf("%s %s\n", cond ? "ok" : "not ok", name);
-    failures += !cond;
-}
-
-static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
+#include "unit.h"
 
 /* The CRC-32 of format.md 5.1, bit by bit, as its definition reads. */
 static uint32_t ref_crc(const uint8_t *b, size_t n)
@@ -325,7 +309,5 @@ int main(void)
     test_streams();
     test_container_flag();
     test_writer();
-    if (failures)
-        fprintf(stderr, "unit_check: %d checks failed\n", failures);
-    return failures != 0;
+    return unit_exit("unit_check");
 }

@@ -9,14 +9,7 @@
 #include <string.h>
 
 #include "trc.h"
-
-static int failures;
-
-static void check(int cond, const char *name)
-{
-    printf("%s %s\n", cond ? "ok" : "not ok", name);
-    failures += !cond;
-}
+#include "unit.h"
 
 static int rec_is(const trc_record *r, uint64_t delta, unsigned kind,
                   uint32_t a, uint32_t b)
@@ -69,5 +62,5 @@ int main(void)
 
     e = trc_text_parse_lines(&p, "", 0, 1, &used, r, 8, &n, &lines, &col);
     check(e == TRC_OK && n == 0 && lines == 0 && used == 0, "lines_empty");
-    return failures ? 1 : 0;
+    return unit_exit("unit_lines");
 }

@@ -11,30 +11,7 @@
 #include <string.h>
 
 #include "trc.h"
-
-static int failures;
-
-static void check(int cond, const char *name)
-{
-    printf("%s %s\n", cond ? "ok" : "not ok", name);
-    failures += !cond;
-}
-
-static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-static void bits_of(const uint8_t *b, size_t nbits, char *out)
-{
-    for (size_t i = 0; i < nbits; i++)
-        out[i] = (char)('0' + ((b[i / 8] >> (7 - i % 8)) & 1));
-    out[nbits] = '\0';
-}
+#include "unit.h"
 
 static trc_params mp_params(unsigned cpus)
 {
@@ -461,6 +438,5 @@ int main(void)
     test_params_header();
     test_text();
     test_writer();
-    printf("unit_mp: %d failed\n", failures);
-    return failures != 0;
+    return unit_exit("unit_mp");
 }

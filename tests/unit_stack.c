@@ -11,25 +11,9 @@
 #include <string.h>
 
 #include "trc.h"
+#include "unit.h"
 #include "trc_dict.h"
 #include "trc_stack.h"
-
-static int failures;
-
-static void check(int cond, const char *name)
-{
-    printf("%s %s\n", cond ? "ok" : "not ok", name);
-    failures += !cond;
-}
-
-static uint64_t rng_state;
-static uint64_t rnd(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
 
 /* Every alphabet: rank -> symbol and symbol -> rank agree with the built
  * alphabet, for each delta mode, h, NP, NEAR phase split and NPX. */
@@ -180,7 +164,5 @@ int main(void)
     test_symbol();
     test_dict_find();
     test_folds();
-    if (failures)
-        fprintf(stderr, "unit_stack: %d checks failed\n", failures);
-    return failures != 0;
+    return unit_exit("unit_stack");
 }

@@ -1,6 +1,7 @@
 /*
- * cli_reader.h - the reader's state, shared by cli_reader.c (text, streams)
- * and cli_frames.c (framed containers). Internal to tools/.
+ * cli_reader.h - the reader's state, shared by cli_reader.c (opening,
+ * streams), cli_text.c (trace text) and cli_frames.c (framed containers).
+ * Internal to tools/.
  */
 #ifndef CLI_READER_H
 #define CLI_READER_H
@@ -57,5 +58,10 @@ struct cli_reader {
 size_t rd_refill(cli_reader *rd);
 extern unsigned cli_damage_seen; /* damage events of every reader */
 int rd_next_framed(cli_reader *rd, trc_record *r);
+/* Trace text (cli_text.c): the time base among the leading comment lines
+ * (those in the first buffer read; -1, message printed, when one is
+ * malformed or there are two), and the next record (as cli_reader_next). */
+int rd_scan_timebase(cli_reader *rd);
+int rd_next_text(cli_reader *rd, trc_record *r);
 
 #endif /* CLI_READER_H */

@@ -62,6 +62,11 @@ int ft_cpus(ft_import *m, const char *list);
 /* One line: 1 event taken, 0 not an event line (counted), -1 out of memory. */
 int ft_line(ft_import *m, char *line, const trc_params *p);
 void ft_free(ft_import *m);
+/* The table entry of event name[0..len), added (unmapped) when new; NULL
+ * when the name is too long or memory runs out (ftrace_map.c). */
+ft_event *ft_event_get(ft_import *m, const char *name, size_t len);
+/* Decimal, or hex with 0x: 0 ok (*end after the digits), -1 bad. */
+int ft_parse_num(const char *s, const char **end, uint64_t *v);
 /* The OS context of one event line into m->ctx (see ftrace_ctx.c): the
  * event, its CPU, the running task (TASK-PID, task[0..tlen)) and the
  * fields of args. 0 ok (*off, *len set), -1 out of memory. */

@@ -137,7 +137,7 @@ void cli_progress_end(cli_progress *p, int ok);
 FILE *cli_in_source(FILE *f);
 uint64_t cli_in_position(FILE *f);
 
-/* ---- Time base (cli_reader.c) ---------------------------------------------
+/* ---- Time base (cli_text.c) ------------------------------------------------
  * A trace's records hold deltas only; its time base says how long a tick is
  * and what the first delta counts from: t0_ns + delta0 * tick_ns on
  * CLOCK_MONOTONIC. One comment line, among the leading comment lines of a

@@ -1,0 +1,132 @@
+// trc_sim_mp_check.h - what the trc_mpcore harness (sim/trc_sim_mp.cpp)
+// records while it drives the RTL, and the final check of it: the RTL's
+// tlasts against the model's ENDs, the stream decoded and split by CPU
+// against every CPU's events, the markers in every CPU's trace, and the
+// rate and fairness under saturation.
+#ifndef TRC_SIM_MP_CHECK_H
+#define TRC_SIM_MP_CHECK_H
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "trc.h"
+#include "trc_sim_core_check.h"
+#include "trc_sim_util.h"
+
+struct MpRecord {
+    static constexpr unsigned NCPU = TRC_P_NCPU;
+    const trc_params p_ = sim_params();
+    const unsigned t_mark_ = (1u << TRC_P_TYPE_W) - 9;
+    std::unique_ptr<trc_mp_encoder> model_ = std::make_unique<trc_mp_encoder>();
+
+    // per CPU: what it presented (and what was written for it), drops
+    std::vector<Ev> evs_[NCPU];
+    uint64_t drops_[NCPU] = {}, emitted_[NCPU] = {}, sat_taken_[NCPU] = {}, sat_off_[NCPU] = {};
+    // the stream: the RTL's bytes and tlasts, the model's
+    std::vector<uint8_t> bytes_, want_;
+    std::vector<size_t> tl_, want_tl_;
+    std::vector<uint64_t> want_rec_; // the coder's record index of each model byte
+    uint64_t taps_ = 0, cycle_ = 0, tlasts_ = 0, events_ = 0;
+    // markers and controls
+    uint64_t mark_req_ = 0, mark_lost_ = 0, mark_pins_ = 0, mark_bc_ = 0;
+    uint64_t ctl_req_ = 0, ctl_lost_ = 0, ctl_pins_ = 0, ctl_bc_ = 0;
+    std::vector<uint32_t> mark_vals_;
+    // saturation: clocks measured, records taken in them
+    uint64_t sat_clocks_ = 0, sat_taps_ = 0;
+
+    // 0 when the run passed, 1 (message printed) otherwise; prints the
+    // counts and the saturation figures.
+    int check(uint64_t seed, double min_rate)
+    {
+        if (tl_ != want_tl_ || bytes_.size() != (want_tl_.empty() ? 0 : want_tl_.back())) {
+            printf("TLAST MISMATCH: RTL %zu tlast words, %zu bytes; model %zu END, %zu bytes\n",
+                   tl_.size(), bytes_.size(), want_tl_.size(), want_.size());
+            for (size_t i = 0; i < tl_.size() || i < want_tl_.size(); i++)
+                printf("  tlast %zu: RTL %lld model %lld\n", i,
+                       i < tl_.size() ? (long long)tl_[i] : -1LL,
+                       i < want_tl_.size() ? (long long)want_tl_[i] : -1LL);
+            return 1;
+        }
+        // decode, split by CPU
+        std::vector<trc_record> out;
+        std::vector<uint8_t> cpu;
+        size_t used, n;
+        uint64_t bit;
+        trc_error e = decode_mp_all(p_, bytes_, out, cpu, &n, &used, &bit);
+        if (e != TRC_OK || used != bytes_.size()) {
+            printf("DECODE ERROR %s at bit offset %llu\n", trc_error_name(e),
+                   (unsigned long long)bit);
+            return 1;
+        }
+        std::vector<trc_record> per[NCPU];
+        for (size_t i = 0; i < n; i++)
+            per[cpu[i]].push_back(out[i]);
+        Totals tot;
+        int rc = 0;
+        std::vector<std::pair<uint64_t, uint32_t>> marks[NCPU];
+        for (unsigned k = 0; k < NCPU && rc == 0; k++) {
+            char who[32];
+            snprintf(who, sizeof who, "CPU %u: ", k);
+            rc = match_events(per[k], evs_[k], drops_[k], true, who, tot, sim_is_broadcast);
+            uint64_t t = 0;
+            for (const trc_record &r : per[k]) {
+                t += r.delta;
+                if (r.kind == TRC_OS && r.a == t_mark_)
+                    marks[k].push_back({t, r.b});
+            }
+        }
+        if (rc)
+            return rc;
+        // every marker in every CPU's trace, at one time, with one value
+        for (unsigned k = 0; k < NCPU; k++) {
+            if (marks[k] != marks[0] || marks[k].size() != mark_bc_) {
+                printf("MARKERS of CPU %u (%zu) differ from CPU 0's (%zu), %llu written\n", k,
+                       marks[k].size(), marks[0].size(), (unsigned long long)mark_bc_);
+                return 1;
+            }
+        }
+        if (mark_bc_ < mark_req_ - mark_lost_ || mark_bc_ > mark_req_ - mark_lost_ + mark_pins_) {
+            printf("MARKERS: %llu written for %llu port requests (%llu lost) and %llu pins\n",
+                   (unsigned long long)mark_bc_, (unsigned long long)mark_req_,
+                   (unsigned long long)mark_lost_, (unsigned long long)mark_pins_);
+            return 1;
+        }
+        double rate = sat_clocks_ ? (double)sat_taps_ / (double)sat_clocks_ : 0;
+        printf("cpus %u cycles %llu events %llu traced %llu delivered %llu lost %llu "
+               "lost-records %llu markers %llu (pins %llu, requests lost %llu) controls %llu "
+               "(lost %llu) switches %llu bytes %zu bits/record %.2f\n",
+               NCPU, (unsigned long long)cycle_, (unsigned long long)events_,
+               (unsigned long long)tot.events, (unsigned long long)tot.delivered,
+               (unsigned long long)tot.drops, (unsigned long long)tot.lost_recs,
+               (unsigned long long)mark_bc_, (unsigned long long)mark_pins_,
+               (unsigned long long)mark_lost_, (unsigned long long)ctl_bc_,
+               (unsigned long long)ctl_lost_, (unsigned long long)model_->switches, bytes_.size(),
+               n ? 8.0 * (double)bytes_.size() / (double)n : 0.0);
+        printf("saturation: clocks %llu records/clock %.4f, per CPU", (unsigned long long)sat_clocks_,
+               rate);
+        uint64_t least = UINT64_MAX;
+        for (unsigned k = 0; k < NCPU; k++) {
+            printf(" %llu", (unsigned long long)sat_taken_[k]);
+            if (sat_off_[k])
+                printf(" (off %llu clocks)", (unsigned long long)sat_off_[k]);
+            least = sat_taken_[k] < least ? sat_taken_[k] : least;
+        }
+        printf(" seed %llu\n", (unsigned long long)seed);
+        if (sat_clocks_ && rate < min_rate) {
+            printf("RATE %.4f below %.4f\n", rate, min_rate);
+            return 1;
+        }
+        // no CPU starves: each gets at least half its share under saturation
+        if (sat_clocks_ && least * 2 * NCPU < sat_taps_) {
+            printf("STARVED: a CPU got %llu of %llu records under saturation\n",
+                   (unsigned long long)least, (unsigned long long)sat_taps_);
+            return 1;
+        }
+        return 0;
+    }
+};
+
+#endif
