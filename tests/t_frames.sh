@@ -41,3 +41,12 @@ head -c 500000 $W/s.bin > $W/scut.bin
 expect_fail frame_truncated_stream "scut.bin: byte [0-9]+, bit [0-7]: stream truncated" $TRC frame $W/scut.bin $W/x.trc
 $TRC decompress $W/x.trc $W/x.txt 2>$W/x.err; rc=$?
 t frame_truncated_keeps_whole_frames kept_whole_frames $rc $W/x.err $W/x.txt
+# A checked stream (the core with CHECK): `trc frame --check` verifies each
+# unit's check word, drops it, and writes the same file as for the plain
+# stream; damage stops it at the unit (file and byte), keeping whole frames.
+t frame_check_equals_compress_frame bash -c "$TRC compress --raw --check --sync-every 4096 $W/$n.txt $W/c.bin && $TRC frame --check $W/c.bin $W/frc.trc && cmp $W/frc.trc $W/f4096.trc"
+expect_fail frame_checked_without_check "c.bin: byte [0-9]+, bit [0-7]: " $TRC frame $W/c.bin $W/x.trc
+python3 -c "import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[300000] ^= 0x10; open(sys.argv[2], 'wb').write(d)" $W/c.bin $W/cbad.bin
+expect_fail frame_check_damage_names_byte "cbad.bin: byte [0-9]+, bit [0-7]: .*(TRC_ERR_CHECK|TRC_ERR_CORRUPT|TRC_ERR_PADDING)" $TRC frame --check $W/cbad.bin $W/x.trc
+$TRC decompress $W/x.trc $W/x.txt 2>$W/x.err; rc=$?
+t frame_check_damage_keeps_whole_frames kept_whole_frames $rc $W/x.err $W/x.txt
