@@ -83,6 +83,8 @@ trc_error trc_encoder_init(trc_encoder *e, const trc_params *p)
     e->check = 0;
     e->ucrc = 0;
     e->ubytes = 0;
+    e->count = 0;
+    e->ureset = 1;
     return TRC_OK;
 }
 
@@ -279,14 +281,19 @@ static void unit_crc(trc_encoder *e, bitw *w)
     }
 }
 
-/* After an END or SYNC and its padding: zero bytes up to 4 mod 8 bytes of
- * the unit, then the unit's CRC-32, least significant byte first. */
+/* After an END or SYNC and its padding: zero bytes up to a multiple of 8
+ * bytes of the unit, the count word (bit 31: the unit began in the reset
+ * state; bits 30..0: the trace records so far, mod 2^31), then the unit's
+ * CRC-32, each least significant byte first. */
 static void close_unit(trc_encoder *e, bitw *w)
 {
     unit_crc(e, w);
-    size_t z = (size_t)((12u - e->ubytes % 8u) % 8u);
+    size_t z = (size_t)((8u - e->ubytes % 8u) % 8u);
     memset(w->dst + w->pos, 0, z);
     w->pos += z;
+    uint32_t cw = (uint32_t)e->ureset << 31 | (e->count & 0x7FFFFFFFu);
+    for (int i = 0; i < 4; i++)
+        w->dst[w->pos++] = (uint8_t)(cw >> (8 * i));
     unit_crc(e, w);
     for (int i = 0; i < 4; i++)
         w->dst[w->pos++] = (uint8_t)(e->ucrc >> (8 * i));
@@ -305,6 +312,7 @@ static TRC_HOT_INLINE void put_raw(trc_encoder *e, bitw *w,
     } else if (p->mode == TRC_MODE_STACK2) {
         put_stack2(e, w, r);
     } else if (r->kind != TRC_OS) {
+        e->count++;
         put_time_kind(e, w, (uint32_t)r->delta, 0);
         uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;
         put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u,
@@ -315,12 +323,15 @@ static TRC_HOT_INLINE void put_raw(trc_encoder *e, bitw *w,
         put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
         put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
     }
-    if (r->kind != TRC_OS)
+    if (r->kind != TRC_OS || r->a < TRC_TYPE_SYNC(p)) {
+        e->count++; /* a trace record (stack modes; OS and LOST in all) */
         return;
+    }
     if (r->a == TRC_TYPE_END(p) || r->a == TRC_TYPE_SYNC(p)) {
         pad_to_byte(w);
         if (e->check)
             close_unit(e, w);
+        e->ureset = r->a == TRC_TYPE_SYNC(p);
     }
     if (r->a == TRC_TYPE_SYNC(p))
         reset_dicts(e);
