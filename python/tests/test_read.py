@@ -480,3 +480,20 @@ def test_several_cpus_errors(cli, tmp_path):
     # trace text of several CPUs is not parsed here: a clear error
     with pytest.raises(trc.TrcError, match="several CPUs"):
         trc.read_array(p, params=trc.Params(cpus=2))
+
+
+def test_checked_stream(cli, sample_text, tmp_path):
+    # a checked stream (docs/format.md 4.10): every unit's count word and
+    # CRC checked by the C library; damage raises (the package does not
+    # resume after a damaged unit: `trc decompress` does)
+    t = tmp_path / "ck.trc"
+    cli("compress", "--check", "--sync-every", "500", sample_text, t)
+    expect = expected_columns(parse_text(cli("decompress", t, "-").stdout))
+    assert rows_of(trc.read_array(t)) == expect
+    d = bytearray(t.read_bytes())
+    d[len(d) // 2] ^= 0x10
+    bad = write(tmp_path, "bad.trc", bytes(d))
+    assert cli("decompress", bad, "-", check=False).returncode == 1
+    with pytest.raises(trc.TrcError) as ei:
+        trc.read_array(bad)
+    assert ei.value.path == str(bad) and ei.value.byte is not None
