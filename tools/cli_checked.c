@@ -65,7 +65,7 @@ static int resume(cli_reader *rd, const char *why)
             rel = c + 8u;
             continue;
         }
-        if (rd->eof || avail < rel + TRC_CHECK_FIND_MAX) {
+        if (rd->eof) {
             rd->bpos = rd->blen;
             damaged(rd);
             cli_error("%s: byte %llu: %s; no unit to resume at after it (skipped %llu "
@@ -74,9 +74,10 @@ static int resume(cli_reader *rd, const char *why)
                       (unsigned long long)(off(rd) - from));
             return 1;
         }
-        /* every candidate with TRC_CHECK_FIND_MAX bytes after it was tried */
-        size_t next = rel + (avail - TRC_CHECK_FIND_MAX - rel + 8u) / 8u * 8u;
-        rd->bpos += next;
+        /* every candidate with TRC_CHECK_FIND_MAX bytes after it was tried
+         * (avail >= 2 * TRC_CHECK_FIND_MAX before the end of the input) */
+        size_t tried = avail - TRC_CHECK_FIND_MAX;
+        rd->bpos += rel + (tried > rel ? (tried - rel + 7u) / 8u * 8u : 0u);
         rel = 0;
     }
     rd->bpos += c;
