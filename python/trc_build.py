@@ -65,8 +65,11 @@ typedef struct {
 
 typedef struct {
     uint64_t carry;
+    int ended;
+    int stop_at_mark;
     int v1;
     int check;
+    uint32_t count;
     trc_stats st;
     ...;
 } trc_decoder;
@@ -75,6 +78,10 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
                      size_t *src_used, trc_record *dst, size_t cap,
                      size_t *n_out, int final);
 uint64_t trc_decoder_bit_offset(const trc_decoder *d);
+#define TRC_CHECK_FIND_MAX ...
+trc_error trc_check_find(const trc_params *p, const uint8_t *src, size_t len,
+                         size_t from, size_t *at, size_t *end,
+                         uint64_t *records, uint32_t *count);
 
 #define TRC_CPU_MAX ...
 unsigned trc_cpu_count(const trc_params *p);

@@ -484,8 +484,9 @@ def test_several_cpus_errors(cli, tmp_path):
 
 def test_checked_stream(cli, sample_text, tmp_path):
     # a checked stream (docs/format.md 4.10): every unit's count word and
-    # CRC checked by the C library; damage raises (the package does not
-    # resume after a damaged unit: `trc decompress` does)
+    # CRC checked by the C library; damage raises by default, and with
+    # on_damage="mark" reads as `trc decompress` writes it: the reader
+    # resumes at the next unit, L records for the records lost
     t = tmp_path / "ck.trc"
     cli("compress", "--check", "--sync-every", "500", sample_text, t)
     expect = expected_columns(parse_text(cli("decompress", t, "-").stdout))
@@ -497,3 +498,13 @@ def test_checked_stream(cli, sample_text, tmp_path):
     with pytest.raises(trc.TrcError) as ei:
         trc.read_array(bad)
     assert ei.value.path == str(bad) and ei.value.byte is not None
+    got = cli("decompress", bad, "-", check=False)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        with trc.open(bad, on_damage="mark") as r:
+            arr = r.read_array()
+            assert r.damage == 1
+    assert [x.category for x in w] == [trc.DamageWarning]
+    assert rows_of(arr) == expected_columns(parse_text(got.stdout))
+    lost = arr["kind"] == trc.LOST
+    assert lost.sum() == 1 and len(arr) - 1 + int(arr["value"][lost].sum()) == 20000

@@ -404,6 +404,9 @@ class Reader:
         if self.cpus > 1:
             yield from self._mp_stream_raw()
             return
+        if self._checked and self.on_damage == "mark":
+            yield from self._checked_raw()
+            return
         dec = self._dec = ffi.new("trc_decoder *")
         lib.trc_decoder_init(dec, self._cp)
         dec.v1 = int(self._v1)
@@ -459,6 +462,107 @@ class Reader:
                 raise self._stream_error(e, self._header + bit // 8, bit % 8)
             if self._eof and k < self._chunk:
                 return
+
+    def _checked_raw(self):
+        """A checked stream read as `trc decompress` reads it (docs/format.md
+        4.10, "Damage"): a unit's records are handed out once it checks;
+        after a unit that fails, L records for the records lost (from the
+        count word of the next unit that begins in the reset state) and a
+        DamageWarning, then the records from that unit on."""
+        mask = 0x7FFFFFFF
+        vmax = (1 << self.params.val_w) - 1
+        fmax = lib.TRC_CHECK_FIND_MAX
+        dec = ffi.new("trc_decoder *")
+        st_sum = np.zeros(ffi.sizeof("trc_stats") // 8, np.uint64)
+        self._st = _Stats(st_sum)
+
+        def fresh(count):
+            lib.trc_decoder_init(dec, self._cp)
+            dec.check = 1
+            dec.stop_at_mark = 1
+            dec.count = count
+
+        def words():
+            return np.frombuffer(ffi.buffer(ffi.addressof(dec, "st")), np.uint64)
+
+        fresh(0)
+        out = np.empty(self._chunk, RAW_DTYPE)
+        outp = ffi.cast("trc_record *", out.ctypes.data)
+        used = ffi.new("size_t *")
+        n = ffi.new("size_t *")
+        at, end = ffi.new("size_t *"), ffi.new("size_t *")
+        recs, count = ffi.new("uint64_t *"), ffi.new("uint32_t *")
+        seen = 0      # trace records accounted for (decoded or lost), mod 2^31
+        off = 0       # bytes of the unit at _pos decoded so far
+        pending = []  # its records, until its check word checks
+        while True:
+            if self._avail() - off < _BLOCK // 2:
+                self._fill(self._avail() + _BLOCK)
+            if self._avail() == 0 and self._eof:
+                break  # the end, at a unit boundary
+            with ffi.from_buffer(self._buf) as src:
+                e = lib.trc_decode(dec, ffi.cast("uint8_t *", src) + self._pos + off,
+                                   self._avail() - off, used, outp, self._chunk, n,
+                                   int(self._eof))
+            off += used[0]
+            if n[0]:
+                pending.append(out[:n[0]].copy())
+            if e == lib.TRC_OK and dec.ended:
+                for part in pending:
+                    seen = (seen + len(part)) & mask
+                    yield part
+                pending = []
+                self._pos += off
+                off = 0
+                dec.ended = 0
+                continue
+            if e == lib.TRC_OK and (used[0] or n[0]):
+                continue
+            if e == lib.TRC_OK and not self._eof:
+                continue  # a record longer than what is buffered
+            # the unit at _pos failed: resume at the next one (bounded work:
+            # fmax bytes of CRC per candidate, a window of 2 * fmax bytes)
+            why = _error_text(e)[1] if e != lib.TRC_OK else "TRC_ERR_TRUNCATED"
+            start = self._offset()
+            pending = []
+            st_sum += words()
+            rel = 8
+            while True:
+                avail = self._fill(2 * fmax)
+                with ffi.from_buffer(self._buf) as src:
+                    ok = lib.trc_check_find(self._cp, ffi.cast("uint8_t *", src) + self._pos,
+                                            avail, rel, at, end, recs, count) == lib.TRC_OK
+                if ok:
+                    before = (count[0] - recs[0]) & mask
+                    lost = (before - seen) & mask
+                    if lost <= 8 * (self._offset() + at[0] - start):
+                        break
+                    rel = at[0] + 8
+                    continue
+                if self._eof:
+                    self._pos = len(self._buf)
+                    self._damaged("unit fails its check (%s); no unit to resume at "
+                                  "after it: an unknown number of records is lost at "
+                                  "the end" % why, start)
+                    return
+                tried = avail - fmax
+                self._pos += rel + (-(-(tried - rel) // 8) * 8 if tried > rel else 0)
+                rel = 0
+            self._pos += at[0]
+            self._damaged("unit fails its check (%s); skipped %d bytes to the next "
+                          "unit: %d records lost (marked with L)"
+                          % (why, self._offset() - start, lost), start)
+            if lost:
+                cnt = np.full(-(-lost // vmax), vmax, dtype=np.uint64)
+                cnt[-1] = lost - vmax * (len(cnt) - 1)
+                lrec = np.zeros(len(cnt), RAW_DTYPE)
+                lrec["kind"] = LOST
+                lrec["a"] = cnt
+                yield lrec
+            seen = before
+            fresh(before)
+            off = 0
+        st_sum += words()
 
     def _stream_error(self, e, byte, bit):
         text, code = _error_text(e)
