@@ -223,7 +223,10 @@ module trc_enc #(
                     rp_d = rp_q + 1'b1;
             end
             always @(posedge clk) begin
-                if (acc && k_mark)
+                // the slot at wp_q is not yet valid: it takes the word every
+                // clock, and an END/SYNC only moves wp_q past it (no
+                // handshake on the 32 enables)
+                if (!full)
                     cq_q[wp_q[1:0]] <= {rs_q, cnt_q};
                 cnt_q <= cnt_d;
                 rs_q  <= rs_d;
