@@ -147,7 +147,7 @@ trc_record trc_lower(const trc_params *p, const trc_record *r);
 
 #define TRC_DICT_MAX 255 /* 2^8 - 1 entries */
 /* Bytes one raw record can produce at most, with any parameters. */
-#define TRC_MAX_RECORD_BYTES 40 /* with a checked stream's zeros and CRC */
+#define TRC_MAX_RECORD_BYTES 44 /* with a checked stream's zeros, count, CRC */
 
 typedef struct {
     uint32_t entry[TRC_DICT_MAX];
@@ -192,6 +192,8 @@ typedef struct {
                          4.10), each END and SYNC closed by a CRC-32 */
     uint32_t ucrc;    /* checked streams: CRC-32 of the unit so far */
     uint64_t ubytes;  /* ... and its length in bytes */
+    uint32_t count;   /* checked streams: trace records so far, mod 2^31 */
+    int ureset;       /* checked streams: the unit began in the reset state */
 } trc_encoder;
 
 /* Sets the encoder to the reset state. Returns TRC_ERR_PARAM on bad params. */
@@ -269,6 +271,10 @@ typedef struct {
                            the unit's CRC-32, checked (TRC_ERR_CHECK) */
     uint32_t ucrc;      /* checked streams: CRC-32 of the unit so far */
     uint64_t ubytes;    /* ... and its length in bytes */
+    uint32_t count;     /* checked streams: trace records so far, mod 2^31;
+                           each unit's count must equal it (TRC_ERR_CHECK) */
+    int ureset;         /* checked streams: the unit began in the reset state
+                           (its count word's bit 31 must say so) */
     trc_stats st;
 } trc_decoder;
 
@@ -294,6 +300,25 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
 /* Stream bit offset of the next record (of the faulty one after an error). */
 uint64_t trc_decoder_bit_offset(const trc_decoder *d);
 
+/* Checked streams (format.md 4.10): the longest unit, in bytes, that a
+ * reader resumes at after damage. */
+#define TRC_CHECK_FIND_MAX 4096
+/*
+ * Where a reader of a checked stream resumes after a unit that failed: the
+ * first c >= from, c - from a multiple of 8, such that src[c..e) is one
+ * whole unit (e <= len, e - c <= TRC_CHECK_FIND_MAX) whose CRC-32 checks,
+ * whose count word says that it began in the reset state, and which decodes
+ * from the reset state to exactly its END or SYNC, zero bytes and count
+ * word. Returns TRC_OK with *at = c, *end = e, *records = its trace records
+ * and *count = the trace records up to its end (mod 2^31, from its count
+ * word); TRC_ERR_TRUNCATED when there is none. Work: at most
+ * TRC_CHECK_FIND_MAX bytes of CRC a candidate, and one unit's decoding for
+ * each candidate whose CRC checks.
+ */
+trc_error trc_check_find(const trc_params *p, const uint8_t *src, size_t len,
+                         size_t from, size_t *at, size_t *end,
+                         uint64_t *records, uint32_t *count);
+
 /* ---- Container (.trc) ----------------------------------------------------- */
 
 #define TRC_HEADER_BYTES 16
@@ -313,8 +338,10 @@ trc_error trc_header_read(const uint8_t *in, size_t len, trc_params *p,
 
 /* Container flags (header byte 13). */
 #define TRC_FLAG_FRAMED 1u  /* the stream is cut into frames, see below */
-#define TRC_FLAG_CHECKED 16u /* a checked stream (format.md 4.10); one CPU,
-                              not framed */
+#define TRC_FLAG_CHECKED 32u /* a checked stream (format.md 4.10); one CPU,
+                              not framed. (Bit 4, 16, was the first layout
+                              of checked streams, without record counts;
+                              readers reject it.) */
 
 /* As trc_header_write/_read, with the flags byte. _read rejects unknown
  * flags with TRC_ERR_HEADER. */

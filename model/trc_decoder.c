@@ -85,6 +85,7 @@ trc_error trc_decoder_init(trc_decoder *d, const trc_params *p)
     memset(d, 0, sizeof *d);
     d->p = *p;
     d->nz = trc_nz_bits(p->nt);
+    d->ureset = 1;
     reset_dicts(d);
     return TRC_OK;
 }
@@ -372,14 +373,16 @@ static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *de
 }
 
 /* A checked stream's unit ends after its END or SYNC and padding (the read
- * position is at a byte boundary): zero bytes up to 4 mod 8 bytes of the
- * unit, then its CRC-32, least significant byte first. A CRC cut short by
- * the end of src leaves the position past it (the caller rolls back). */
+ * position is at a byte boundary): zero bytes up to a multiple of 8 bytes
+ * of the unit, the count word (bit 31: the unit began in the reset state;
+ * bits 30..0: the trace records so far, mod 2^31), then its CRC-32, each
+ * least significant byte first. A unit cut short by the end of src leaves
+ * the position past it (the caller rolls back). */
 static trc_error get_check(trc_decoder *d, bitr *r)
 {
     size_t b0 = (size_t)(r->pos >> 3);
-    size_t z = (size_t)((12u - (d->ubytes + (b0 - r->crcd)) % 8u) % 8u);
-    size_t end = b0 + z + 4u;
+    size_t z = (size_t)((8u - (d->ubytes + (b0 - r->crcd)) % 8u) % 8u);
+    size_t end = b0 + z + 8u;
     if (end > r->len) {
         r->pos = (uint64_t)end * 8u;
         return TRC_OK;
@@ -393,12 +396,17 @@ static trc_error get_check(trc_decoder *d, bitr *r)
                    (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
     if (crc != got)
         return TRC_ERR_CHECK;
+    c -= 4;
+    uint32_t cw = (uint32_t)c[0] | (uint32_t)c[1] << 8 |
+                  (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+    if (cw != ((uint32_t)d->ureset << 31 | (d->count & 0x7FFFFFFFu)))
+        return TRC_ERR_CHECK; /* records missing or extra since the last unit */
     r->pos = (uint64_t)end * 8u;
     r->crcd = end;
     d->ucrc = 0;
     d->ubytes = 0;
     d->st.units++;
-    d->st.check_bits += 8u * (z + 4u);
+    d->st.check_bits += 8u * (z + 8u);
     return TRC_OK;
 }
 
@@ -467,6 +475,7 @@ static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, bitr *r, trc_record *
                 trc_error cerr = get_check(d, r);
                 if (cerr != TRC_OK)
                     return cerr;
+                d->ureset = type == TRC_TYPE_SYNC(p);
             }
             if (type == TRC_TYPE_END(p)) {
                 st->end++;
@@ -661,7 +670,9 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
     while (n < cap && r.pos < r.end) {
         if (run && d->carry == 0 && r.end >= SAFE_BITS) {
             bitr rr = r; /* r's address stays private to this loop */
-            n += paper_runs(d, &rr, dst + n, cap - n, run);
+            size_t k = paper_runs(d, &rr, dst + n, cap - n, run);
+            n += k;
+            d->count += (uint32_t)k; /* every record of a run is a trace record */
             r = rr;
             if (n == cap || r.pos >= r.end)
                 break;
@@ -686,6 +697,7 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
             break;
         }
         n += (size_t)emit;
+        d->count += (uint32_t)emit;
         if (d->stop_at_mark && d->ended)
             break;
     }
@@ -711,4 +723,65 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
     int run = paper_run_kind(d);
     return run ? decode(d, src, len, src_used, dst, cap, n_out, final, run)
                : decode(d, src, len, src_used, dst, cap, n_out, final, 0);
+}
+
+/* ---- Checked streams: resuming after damage (format.md 4.10) ---------- */
+
+/* 1 when src[0..len) is exactly one unit that decodes from the reset state
+ * (its CRC already checked): records up to an END or SYNC, zero bytes up to
+ * len - 8, the count word and the CRC. *n gets its trace records. */
+static int whole_unit(const trc_params *p, const uint8_t *src, size_t len,
+                      uint64_t *n)
+{
+    trc_record out[256];
+    trc_decoder d;
+    size_t at = 0, used, got, body = len - 8u;
+    trc_decoder_init(&d, p);
+    d.stop_at_mark = 1;
+    *n = 0;
+    while (!d.ended) {
+        if (trc_decode(&d, src + at, body - at, &used, out, 256, &got, 1) != TRC_OK)
+            return 0;
+        at += used;
+        *n += got;
+        if (!d.ended && used == 0 && got == 0)
+            return 0;
+    }
+    if (at + (8u - at % 8u) % 8u != body)
+        return 0;
+    for (size_t i = at; i < body; i++)
+        if (src[i])
+            return 0;
+    return 1;
+}
+
+trc_error trc_check_find(const trc_params *p, const uint8_t *src, size_t len,
+                         size_t from, size_t *at, size_t *end,
+                         uint64_t *records, uint32_t *count)
+{
+    for (size_t c = from; c + 16u <= len; c += 8u) {
+        size_t lim = len - c < TRC_CHECK_FIND_MAX ? len - c : TRC_CHECK_FIND_MAX;
+        uint32_t crc = 0;
+        for (size_t e = 8; e <= lim; e += 8) {
+            crc = trc_crc32(crc, src + c + e - 8u, 8);
+            /* the CRC of a whole unit, check word included (format.md 4.10) */
+            if (crc != UINT32_C(0x2144DF1C) || e < 16u)
+                continue;
+            const uint8_t *w = src + c + e - 8u;
+            uint64_t n;
+            if (!(w[3] & 0x80u)) {
+                c += e - 8u; /* a unit that does not begin in the reset state */
+                break;
+            }
+            if (!whole_unit(p, src + c, e, &n))
+                break;
+            *at = c;
+            *end = c + e;
+            *records = n;
+            *count = ((uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 |
+                      (uint32_t)w[3] << 24) & UINT32_C(0x7FFFFFFF);
+            return TRC_OK;
+        }
+    }
+    return TRC_ERR_TRUNCATED;
 }

@@ -84,6 +84,8 @@ trc_error trc_encoder_init(trc_encoder *e, const trc_params *p)
     e->check = 0;
     e->ucrc = 0;
     e->ubytes = 0;
+    e->count = 0;
+    e->ureset = 1;
     return TRC_OK;
 }
 
@@ -280,14 +282,19 @@ static void unit_crc(trc_encoder *e, bitw *w)
     }
 }
 
-/* After an END or SYNC and its padding: zero bytes up to 4 mod 8 bytes of
- * the unit, then the unit's CRC-32, least significant byte first. */
+/* After an END or SYNC and its padding: zero bytes up to a multiple of 8
+ * bytes of the unit, the count word (bit 31: the unit began in the reset
+ * state; bits 30..0: the trace records so far, mod 2^31), then the unit's
+ * CRC-32, each least significant byte first. */
 static void close_unit(trc_encoder *e, bitw *w)
 {
     unit_crc(e, w);
-    size_t z = (size_t)((12u - e->ubytes % 8u) % 8u);
+    size_t z = (size_t)((8u - e->ubytes % 8u) % 8u);
     memset(w->dst + w->pos, 0, z);
     w->pos += z;
+    uint32_t cw = (uint32_t)e->ureset << 31 | (e->count & 0x7FFFFFFFu);
+    for (int i = 0; i < 4; i++)
+        w->dst[w->pos++] = (uint8_t)(cw >> (8 * i));
     unit_crc(e, w);
     for (int i = 0; i < 4; i++)
         w->dst[w->pos++] = (uint8_t)(e->ucrc >> (8 * i));
@@ -306,6 +313,7 @@ static TRC_HOT_INLINE void put_raw(trc_encoder *e, bitw *w,
     } else if (p->mode == TRC_MODE_STACK2) {
         put_stack2(e, w, r);
     } else if (r->kind != TRC_OS) {
+        e->count++;
         put_time_kind(e, w, (uint32_t)r->delta, 0);
         uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;
         put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u,
@@ -316,12 +324,15 @@ static TRC_HOT_INLINE void put_raw(trc_encoder *e, bitw *w,
         put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
         put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
     }
-    if (r->kind != TRC_OS)
+    if (r->kind != TRC_OS || r->a < TRC_TYPE_SYNC(p)) {
+        e->count++; /* a trace record (stack modes; OS and LOST in all) */
         return;
+    }
     if (r->a == TRC_TYPE_END(p) || r->a == TRC_TYPE_SYNC(p)) {
         pad_to_byte(w);
         if (e->check)
             close_unit(e, w);
+        e->ureset = r->a == TRC_TYPE_SYNC(p);
     }
     if (r->a == TRC_TYPE_SYNC(p))
         reset_dicts(e);
@@ -463,12 +474,16 @@ static size_t paper_runs(trc_encoder *e, bitw *w, const trc_record *src,
                          size_t n, size_t limit, int run)
 {
     const trc_params *p = &e->p;
+    size_t k;
     if (run == 1)
-        return paper_run(e, w, src, n, limit, TRC_PAPER_NT, TRC_PAPER_NZ,
-                         TRC_PAPER_FID_W, TRC_PAPER_TYPE_W, TRC_PAPER_VAL_W,
-                         TRC_PAPER_ND, TRC_PAPER_ND, TRC_PAPER_ND);
-    return paper_run(e, w, src, n, limit, p->nt, e->nz, p->fid_w, p->type_w,
-                     p->val_w, p->nd_f, p->nd_t, p->nd_v);
+        k = paper_run(e, w, src, n, limit, TRC_PAPER_NT, TRC_PAPER_NZ,
+                      TRC_PAPER_FID_W, TRC_PAPER_TYPE_W, TRC_PAPER_VAL_W,
+                      TRC_PAPER_ND, TRC_PAPER_ND, TRC_PAPER_ND);
+    else
+        k = paper_run(e, w, src, n, limit, p->nt, e->nz, p->fid_w, p->type_w,
+                      p->val_w, p->nd_f, p->nd_t, p->nd_v);
+    e->count += k; /* every record of a run is a trace record */
+    return k;
 }
 
 /* trc_encode() with run = paper_run_kind(e); compiled once for run = 0,

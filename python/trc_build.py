@@ -29,6 +29,7 @@ const char *trc_error_text(trc_error err);
 
 typedef struct {
     unsigned nt, fid_w, type_w, val_w, nd_f, nd_t, nd_v, mode, sk, sd;
+    unsigned cpus;
     ...;
 } trc_params;
 trc_params trc_params_paper(void);
@@ -64,8 +65,11 @@ typedef struct {
 
 typedef struct {
     uint64_t carry;
+    int ended;
+    int stop_at_mark;
     int v1;
     int check;
+    uint32_t count;
     trc_stats st;
     ...;
 } trc_decoder;
@@ -74,6 +78,26 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
                      size_t *src_used, trc_record *dst, size_t cap,
                      size_t *n_out, int final);
 uint64_t trc_decoder_bit_offset(const trc_decoder *d);
+#define TRC_CHECK_FIND_MAX ...
+trc_error trc_check_find(const trc_params *p, const uint8_t *src, size_t len,
+                         size_t from, size_t *at, size_t *end,
+                         uint64_t *records, uint32_t *count);
+
+#define TRC_CPU_MAX ...
+unsigned trc_cpu_count(const trc_params *p);
+unsigned trc_switch_bits(const trc_params *p);
+typedef struct {
+    unsigned ncpu;
+    int v1;
+    uint64_t switches;
+    trc_decoder cpu[...];
+    ...;
+} trc_mp_decoder;
+trc_error trc_mp_decoder_init(trc_mp_decoder *d, const trc_params *p);
+trc_error trc_mp_decode(trc_mp_decoder *d, const uint8_t *src, size_t len,
+                        size_t *src_used, trc_record *dst, uint8_t *dst_cpu,
+                        size_t cap, size_t *n_out, int final);
+uint64_t trc_mp_decoder_bit_offset(const trc_mp_decoder *d);
 
 #define TRC_HEADER_BYTES ...
 #define TRC_FLAG_FRAMED ...

@@ -23,7 +23,8 @@
 //   LEAN   - 1: the lean paper mode encoder (trc_lean): the same stream, a
 //            record over about 2.5 clocks, in a fraction of the area; MODE 0
 //   CHECK  - 1: a checked stream (docs/format.md 4.10), each unit closed by
-//            zero bytes and a CRC-32 (trc_wcrc); 0: the plain stream
+//            zero bytes, the trace records so far and a CRC-32 (trc_wcrc);
+//            0: the plain stream
 //   INFO_W - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
 `default_nettype none
 `include "trc_format.vh"
@@ -184,6 +185,72 @@ module trc_enc #(
         end
     endgenerate
 
+    // ---- checked streams: the count word of each unit (docs/format.md
+    // 4.10): bit 31 says the unit began in the reset state (first, or after
+    // a SYNC), bits 30..0 count the trace records so far (function, user OS
+    // and LOST records, mod 2^31) as records enter the coder. Each END and
+    // SYNC leaves its word in a queue of 4 that trc_wcrc reads when it
+    // closes that unit; while the queue is full the coder takes nothing.
+    wire        k_valid, k_ready;
+    wire [31:0] cq_head;
+    wire        cq_valid, cq_take;
+    generate
+        if (CHECK == 1) begin : g_count
+            localparam [TYPE_W-1:0] T_SYNC = `TRC_T_SYNC(TYPE_W);
+            localparam [TYPE_W-1:0] T_END  = `TRC_T_END(TYPE_W);
+            wire [TYPE_W-1:0] k_type = fr_rec[VAL_W +: TYPE_W];
+            wire k_os    = fr_rec[REC_W-1];
+            wire k_trace = !k_os || k_type < T_SYNC;
+            wire k_mark  = k_os && (k_type == T_SYNC || k_type == T_END);
+            reg [30:0] cnt_q, cnt_d;
+            reg        rs_q, rs_d;          // the unit began in the reset state
+            reg [31:0] cq_q [0:3];
+            reg [2:0]  wp_q, wp_d, rp_q, rp_d;
+            wire full = wp_q - rp_q == 3'd4;
+            wire acc  = k_valid && k_ready;
+            always @* begin
+                cnt_d = cnt_q;
+                rs_d  = rs_q;
+                wp_d  = wp_q;
+                rp_d  = rp_q;
+                if (acc && k_trace)
+                    cnt_d = cnt_q + 1'b1;
+                if (acc && k_mark) begin
+                    wp_d = wp_q + 1'b1;
+                    rs_d = k_type == T_SYNC;
+                end
+                if (cq_take)
+                    rp_d = rp_q + 1'b1;
+            end
+            always @(posedge clk) begin
+                // the slot at wp_q is not yet valid: it takes the word every
+                // clock, and an END/SYNC only moves wp_q past it (no
+                // handshake on the 32 enables)
+                if (!full)
+                    cq_q[wp_q[1:0]] <= {rs_q, cnt_q};
+                cnt_q <= cnt_d;
+                rs_q  <= rs_d;
+                wp_q  <= wp_d;
+                rp_q  <= rp_d;
+                if (rst) begin
+                    cnt_q <= 31'd0;
+                    rs_q  <= 1'b1;
+                    wp_q  <= 3'd0;
+                    rp_q  <= 3'd0;
+                end
+            end
+            assign k_valid  = fr_valid && !full;
+            assign fr_ready = k_ready && !full;
+            assign cq_head  = cq_q[rp_q[1:0]];
+            assign cq_valid = wp_q != rp_q;
+        end else begin : g_nocount
+            assign k_valid  = fr_valid;
+            assign fr_ready = k_ready;
+            assign cq_head  = 32'd0;
+            assign cq_valid = 1'b0;
+        end
+    endgenerate
+
     // ---- stages 2 and 3: timestamp + dictionaries -> coded record, then the
     // bit packer + output register; or the lean encoder, which does both
     // the packer's lane (a record spans at most two, trc_packer) and the
@@ -202,7 +269,7 @@ module trc_enc #(
                 .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W), .OUT_W(OUT_W)
             ) u_lean (
                 .clk(clk), .rst(rst),
-                .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
+                .s_rec(fr_rec), .s_valid(k_valid), .s_ready(k_ready),
                 .m_axis_tdata(e_tdata), .m_axis_tkeep(e_tkeep),
                 .m_axis_tlast(e_tlast), .m_axis_tvalid(e_tvalid),
                 .m_axis_tready(e_tready)
@@ -218,7 +285,7 @@ module trc_enc #(
                     .MAXLEN(MAXLEN), .LENW(LENW), .LANE_W(LW), .EW(EW)
                 ) u_coder (
                     .clk(clk), .rst(rst),
-                    .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
+                    .s_rec(fr_rec), .s_valid(k_valid), .s_ready(k_ready),
                     .m_bits(cd_bits), .m_endm1(cd_endm1),
                     .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
                 );
@@ -230,7 +297,7 @@ module trc_enc #(
                     .SK(SK), .SD(SD), .SO(SO)
                 ) u_coder (
                     .clk(clk), .rst(rst),
-                    .s_rec(fr_rec), .s_valid(fr_valid), .s_ready(fr_ready),
+                    .s_rec(fr_rec), .s_valid(k_valid), .s_ready(k_ready),
                     .m_bits(cd_bits), .m_endm1(cd_endm1),
                     .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
                 );
@@ -253,6 +320,7 @@ module trc_enc #(
                 .clk(clk), .rst(rst),
                 .s_axis_tdata(e_tdata), .s_axis_tkeep(e_tkeep), .s_axis_tlast(e_tlast),
                 .s_axis_tvalid(e_tvalid), .s_axis_tready(e_tready),
+                .s_count(cq_head), .s_count_valid(cq_valid), .s_count_take(cq_take),
                 .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
                 .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
                 .m_axis_tready(m_axis_tready)
@@ -263,6 +331,8 @@ module trc_enc #(
             assign m_axis_tlast  = e_tlast;
             assign m_axis_tvalid = e_tvalid;
             assign e_tready      = m_axis_tready;
+            assign cq_take       = 1'b0;
+            wire unused_count = ^{cq_head, cq_valid, cq_take};
         end
     endgenerate
 

@@ -1,11 +1,11 @@
 // trc_wcrc: the check words of a checked stream (docs/format.md 4.10).
 // Passes the encoder's words through and closes each unit (its tlast word,
-// which ends with END or SYNC): zero bytes up to 4 modulo 8 bytes of the
-// unit, then the unit's CRC-32 (IEEE 802.3, as zlib), least significant
-// byte first; the last word of the check word carries tlast. Every output
-// word is full (tkeep all ones). Line rate: one word a clock, plus the
-// words of a unit's zeros and CRC, at most 11 bytes (at OUT_W = 64 one word
-// when the tlast word has more than 4 bytes, none when it has 4 or fewer).
+// which ends with END or SYNC): zero bytes up to a multiple of 8 bytes of
+// the unit, the unit's record count (s_count, taken with s_count_take),
+// then the unit's CRC-32 (IEEE 802.3, as zlib), each least significant byte
+// first; the last word of the check word carries tlast. Every output word
+// is full (tkeep all ones). Line rate: one word a clock, plus the words of
+// a unit's zeros, count and CRC, at most 15 bytes (at OUT_W = 64 one word).
 // Parameters:
 //   OUT_W - word width: 8, 16, 32 or 64
 `default_nettype none
@@ -22,6 +22,11 @@ module trc_wcrc #(
     input  wire               s_axis_tlast,
     input  wire               s_axis_tvalid,
     output wire               s_axis_tready,
+    // ---- the count word of the unit being closed (docs/format.md 4.10:
+    // reset-state bit, trace records so far), valid before its tlast word
+    input  wire [31:0]        s_count,
+    input  wire               s_count_valid,
+    output wire               s_count_take,
     // ---- checked stream out
     output wire [OUT_W-1:0]   m_axis_tdata,
     output wire [OUT_W/8-1:0] m_axis_tkeep,
@@ -90,7 +95,7 @@ module trc_wcrc #(
         word_le = {~c[7:0], ~c[15:8], ~c[23:16], ~c[31:24]};
     endfunction
 
-    localparam [1:0] ST_PASS = 2'd0, ST_ZERO = 2'd1, ST_CHK = 2'd2;
+    localparam [1:0] ST_PASS = 2'd0, ST_ZERO = 2'd1, ST_CNT = 2'd2, ST_CHK = 2'd3;
 
     reg [1:0]       st_q, st_d;
     reg [PW-1:0]    pos_q, pos_d;     // word within the unit's 8-byte block
@@ -98,14 +103,19 @@ module trc_wcrc #(
     reg [31:0]      crc_q, crc_d;     // CRC register of the unit so far
     reg [OUT_W-1:0] data_q, data_d;
     reg             last_q, last_d, valid_q, valid_d;
-    reg             s_ready;
+    reg             s_ready, take;
 
     wire         load = !valid_q || m_axis_tready;
     wire [63:0]  s64  = {s_axis_tdata, {(64 - OUT_W){1'b0}}};
+    // the count in stream order (least significant byte first), and word
+    // cix_q of it (OUT_W < 64), placed as s64 places a word
+    wire [31:0]  cnt_le = {s_count[7:0], s_count[15:8], s_count[23:16], s_count[31:24]};
+    wire [63:0]  cnt_sh = {cnt_le, 32'd0} >> (64 - OUT_W - W * 8 * cix_q);
+    wire [63:0]  cnt64  = {cnt_sh[OUT_W-1:0], {(64 - OUT_W){1'b0}}};
     // the CRC steps, each output bit a balanced XOR of masked bits: a word
-    // (c_w), a zero word (c_zw), and at OUT_W = 64 the word's first 4 bytes
-    // (c_4) and 4 zero bytes (c_z4)
-    wire [31:0]  c_w, c_zw, c_4, c_z4;
+    // (c_w), a zero word (c_zw), a word of the count (c_cw), and at OUT_W =
+    // 64 the whole count after the register (c_c4)
+    wire [31:0]  c_w, c_zw, c_cw, c_c4;
     genvar j;
     generate
         for (j = 0; j < 32; j = j + 1) begin : g_crc
@@ -115,23 +125,20 @@ module trc_wcrc #(
             localparam [63:0] MD4 = mask_d(j, 4);
             assign c_zw[j] = ^(crc_q & MCW);
             assign c_w[j]  = c_zw[j] ^ (^(s64 & MDW));
-            assign c_z4[j] = ^(crc_q & MC4);
-            assign c_4[j]  = c_z4[j] ^ (^(s64 & MD4));
+            assign c_cw[j] = c_zw[j] ^ (^(cnt64 & MDW));
+            assign c_c4[j] = (^(crc_q & MC4)) ^ (^({cnt_le, 32'd0} & MD4));
         end
     endgenerate
     wire [31:0]  chk  = word_le(crc_q);
-    localparam integer HALFI  = NPW / 2;
     localparam integer CLASTI = NCW - 1;
-    localparam [PW-1:0] HALF  = HALFI[PW-1:0];  // the word where the check word starts (W < 8)
     localparam [CW-1:0] CLAST = CLASTI[CW-1:0]; // the check word's last word
-    localparam KI = W >= 2 ? W / 2 - 1 : 0; // tkeep bit of stream byte 4 (OUT_W = 64)
-    // OUT_W = 64: a tlast word of 4 bytes or fewer with the check word in its
-    // low half; after a longer one, 4 zero bytes and the check word
-    wire [63:0] merged  = {s64[63:32], word_le(c_4)};
-    wire [63:0] zchk    = {32'd0, word_le(c_z4)};
+    localparam integer PLASTI = NPW - 1;
+    localparam [PW-1:0] PLAST = PLASTI[PW-1:0]; // the last word of an 8-byte block
+    // OUT_W = 64: the count and the check word in one word
+    wire [63:0] cchk    = {cnt_le, word_le(c_c4)};
     // OUT_W < 64: word cix_q of the check word
     wire [63:0] chk_sh  = {chk, 32'd0} >> (64 - OUT_W - W * 8 * cix_q);
-    wire        unused_bits = ^{merged, zchk, chk_sh}; // each width uses a part
+    wire        unused_bits = ^{cchk, chk_sh, cnt_sh, s_axis_tkeep}; // each width uses a part
 
     always @* begin
         st_d    = st_q;
@@ -142,6 +149,7 @@ module trc_wcrc #(
         last_d  = last_q;
         valid_d = valid_q && !m_axis_tready;
         s_ready = 1'b0;
+        take    = 1'b0;
         if (load) begin
             case (st_q)
                 ST_PASS: begin
@@ -152,20 +160,11 @@ module trc_wcrc #(
                         last_d  = 1'b0;
                         crc_d   = c_w;
                         pos_d   = NPW > 1 ? pos_q + 1'b1 : pos_q;
-                        if (s_axis_tlast) begin
-                            if (OUT_W == 64) begin
-                                if (!s_axis_tkeep[KI]) begin
-                                    // 4 bytes or fewer: the check word fills the rest
-                                    data_d = merged[63:64-OUT_W];
-                                    last_d = 1'b1;
-                                    crc_d  = 32'hFFFFFFFF;
-                                end else begin
-                                    st_d = ST_CHK;
-                                end
-                            end else begin
-                                st_d = pos_q + 1'b1 == HALF ? ST_CHK : ST_ZERO;
-                            end
-                        end
+                        // the bytes past tkeep are zero: the unit's zeros
+                        // up to the word's end are already in it
+                        if (s_axis_tlast)
+                            st_d = OUT_W == 64 ? ST_CHK
+                                 : (pos_q == PLAST ? ST_CNT : ST_ZERO);
                     end
                 end
                 ST_ZERO: begin
@@ -174,15 +173,28 @@ module trc_wcrc #(
                     last_d  = 1'b0;
                     crc_d   = c_zw;
                     pos_d   = NPW > 1 ? pos_q + 1'b1 : pos_q;
-                    if (pos_q + 1'b1 == HALF)
-                        st_d = ST_CHK;
+                    if (pos_q == PLAST)
+                        st_d = ST_CNT;
+                end
+                ST_CNT: begin // OUT_W < 64: word cix_q of the count
+                    valid_d = 1'b1;
+                    data_d  = cnt_sh[OUT_W-1:0];
+                    last_d  = 1'b0;
+                    crc_d   = c_cw;
+                    pos_d   = NPW > 1 ? pos_q + 1'b1 : pos_q;
+                    cix_d   = cix_q + 1'b1;
+                    if (cix_q == CLAST) begin
+                        take  = 1'b1;
+                        st_d  = ST_CHK;
+                        cix_d = {CW{1'b0}};
+                    end
                 end
                 default: begin // ST_CHK
                     valid_d = 1'b1;
                     if (OUT_W == 64) begin
-                        // after a tlast word of more than 4 bytes: 4 zero bytes
-                        data_d = zchk[63:64-OUT_W];
+                        data_d = cchk[63:64-OUT_W];
                         last_d = 1'b1;
+                        take   = 1'b1;
                     end else begin
                         data_d = chk_sh[OUT_W-1:0];
                         last_d = cix_q == CLAST;
@@ -218,6 +230,7 @@ module trc_wcrc #(
     end
 
     assign s_axis_tready = s_ready;
+    assign s_count_take  = take;
     assign m_axis_tdata  = data_q;
     assign m_axis_tkeep  = {W{1'b1}};
     assign m_axis_tlast  = last_q;
@@ -230,6 +243,8 @@ module trc_wcrc #(
         past_q <= !rst && valid_q && !m_axis_tready;
         if (past_q && !rst && !valid_q)
             $error("%m: trc_wcrc: tvalid dropped before tready");
+        if (!rst && take && !s_count_valid)
+            $error("%m: trc_wcrc: a unit closed before its count was known");
     end
 `endif
 

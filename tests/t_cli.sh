@@ -133,7 +133,7 @@ t random_and_flipped_bytes_no_crash test $ok = 1
 # Checked streams (docs/format.md 4.10): a CRC-32 after each END and SYNC.
 n=lua_calls_t1
 t checked_round_trip bash -c "$TRC compress --check --sync-every 500 $W/$n.txt $W/ck.trc && $TRC decompress $W/ck.trc - | cmp - $W/$n.canon"
-t checked_header_flag_bit4 bash -c "od -An -tx1 -j13 -N1 $W/ck.trc | grep -qx ' 10'"
+t checked_header_flag_bit5 bash -c "od -An -tx1 -j13 -N1 $W/ck.trc | grep -qx ' 20'"
 t checked_stats_accounting python3 - $W/ck.trc "$TRC" <<'PY'
 import json, os, subprocess, sys
 s = json.loads(subprocess.check_output([sys.argv[2], "stats", sys.argv[1], "--json"]))

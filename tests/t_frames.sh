@@ -41,3 +41,39 @@ head -c 500000 $W/s.bin > $W/scut.bin
 expect_fail frame_truncated_stream "scut.bin: byte [0-9]+, bit [0-7]: stream truncated" $TRC frame $W/scut.bin $W/x.trc
 $TRC decompress $W/x.trc $W/x.txt 2>$W/x.err; rc=$?
 t frame_truncated_keeps_whole_frames kept_whole_frames $rc $W/x.err $W/x.txt
+# A checked stream (the core with CHECK): `trc frame --check` verifies each
+# unit's check word, drops it, and writes the same file as for the plain
+# stream; damage stops it at the unit (file and byte), keeping whole frames.
+t frame_check_equals_compress_frame bash -c "$TRC compress --raw --check --sync-every 4096 $W/$n.txt $W/c.bin && $TRC frame --check $W/c.bin $W/frc.trc && cmp $W/frc.trc $W/f4096.trc"
+expect_fail frame_checked_without_check "c.bin: byte [0-9]+, bit [0-7]: " $TRC frame $W/c.bin $W/x.trc
+python3 -c "import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[300000] ^= 0x10; open(sys.argv[2], 'wb').write(d)" $W/c.bin $W/cbad.bin
+expect_fail frame_check_damage_names_byte "cbad.bin: byte [0-9]+, bit [0-7]: .*(TRC_ERR_CHECK|TRC_ERR_CORRUPT|TRC_ERR_PADDING)" $TRC frame --check $W/cbad.bin $W/x.trc
+$TRC decompress $W/x.trc $W/x.txt 2>$W/x.err; rc=$?
+t frame_check_damage_keeps_whole_frames kept_whole_frames $rc $W/x.err $W/x.txt
+# Damage in a checked stream (docs/format.md 4.10): reported as a damaged
+# frame is, the reader resumes at the next unit, and the L records make up
+# exactly the records lost (tests/checked_damage.py checks against the text).
+head -50000 $W/$n.canon > $W/ck.txt
+$TRC compress --check --sync-every 1000 $W/ck.txt $W/ck.trc
+for s in 1 2; do
+  python3 tests/checked_damage.py $TRC $W/ck.txt $W/ck.trc $s 15
+done
+python3 tests/checked_damage.py $ASAN $W/ck.txt $W/ck.trc 9 6 | sed 's/^\(not \)\{0,1\}ok /&asan_/'
+# stats of a damaged checked file: exit 1, the records handed out are the
+# decoded ones and one L record per gap, whose counts make up the rest
+python3 -c "import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[30000] ^= 1; d[60000] ^= 0x40; open(sys.argv[2], 'wb').write(d)" $W/ck.trc $W/ckd.trc
+checked_stats_damaged() {
+  $TRC stats --json $W/ckd.trc > $W/ckd.json 2> $W/ckd.err; local rc=$?
+  $TRC decompress $W/ckd.trc $W/ckd.txt 2>/dev/null
+  [ $rc = 1 ] && grep -q "ckd.trc: byte [0-9]*: unit fails its check" $W/ckd.err &&
+    python3 - $W/ckd.json $W/ckd.txt <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2]).read().splitlines()
+lost = sum(int(l.split()[2]) for l in lines if l.split()[1] == "L")
+assert s["records"]["trace"] == len(lines), (s["records"], len(lines))
+nl = sum(1 for l in lines if l.split()[1] == "L")
+assert nl >= 1 and len(lines) - nl + lost == 50000, (len(lines), nl, lost)
+PY
+}
+t checked_stats_damaged checked_stats_damaged

@@ -128,3 +128,54 @@ t case14_no_backwards_frame_range bash -c "grep -q 'out of sequence' $W/q.err &&
 python3 -c "
 for i in range(300): print('  a-1 [000] d..2. 1.%06d: ev%d: pid=1' % (i, i))" > $W/many.ftrace
 t case15_many_event_names bash -c "$TRC import-ftrace $W/many.ftrace - 2>&1 >/dev/null | grep -q 'other (unmapped) events: 300' && ! $TRC import-ftrace $W/many.ftrace - 2>&1 >/dev/null | grep -q 'not event lines'"
+
+# Checked streams (docs/format.md 4.10) under damage and crafted units.
+xz -dc tests/data/lua_calls_t1.txt.xz | grep -v '^#' | head -20000 > $W/ck.txt
+$TRC compress --check --sync-every 500 $W/ck.txt $W/ck.trc
+# the first layout of checked streams (flag bit 4, no record counts) is
+# refused, never misread
+python3 -c "import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[13] = 0x10; open(sys.argv[2], 'wb').write(d)" $W/ck.trc $W/ck4.trc
+expect_fail checked_first_layout_refused "ck4.trc: bad .trc header" $TRC decompress $W/ck4.trc $W/o.txt
+# units found independently: the CRC-32 of a whole unit is 0x2144DF1C
+# (zlib), units are multiples of 8 bytes; UNITS FILE prints their offsets
+units() { python3 -c "
+import sys, zlib
+d = open(sys.argv[1], 'rb').read()[16:]
+u, out = 0, []
+for e in range(16, len(d) + 1, 8):
+    if zlib.crc32(d[u:e]) == 0x2144DF1C:
+        out.append((u, e)); u = e
+print(' '.join('%d:%d' % x for x in out))" "$1"; }
+# a whole unit missing (the link dropped it; every CRC left is good): the
+# unit after it does not follow, the loss is counted and marked
+ck_unit_dropped() {
+  local u; u=$(units $W/ck.trc | cut -d' ' -f8)
+  python3 -c "import sys; d = open(sys.argv[1], 'rb').read(); a, b = map(int, sys.argv[3].split(':')); open(sys.argv[2], 'wb').write(d[:16 + a] + d[16 + b:])" $W/ck.trc $W/ckx.trc $u
+  $TRC decompress $W/ckx.trc $W/ckx.txt 2> $W/ckx.err; local rc=$?
+  [ $rc = 1 ] && grep -q "ckx.trc: byte [0-9]*: unit checks but does not follow" $W/ckx.err &&
+    awk '$2 == "L" { l += $3; next } { n++ } END { exit !(n + l == 20000) }' $W/ckx.txt
+}
+t checked_whole_unit_dropped ck_unit_dropped
+# a crafted unit (CRC recomputed) claiming 2^31 - 1 records before it: not
+# believed (it could not fit in the bytes skipped), so the output stays
+# bounded; the reader goes on to the next unit
+ck_crafted_count() {
+  python3 -c "
+import sys, zlib
+d = bytearray(open(sys.argv[1], 'rb').read())
+a, b = map(int, sys.argv[3].split(':'))
+u = d[16 + a:16 + b]
+u[-8:-4] = (0xFFFFFFFF).to_bytes(4, 'little')
+u[-4:] = zlib.crc32(bytes(u[:-4])).to_bytes(4, 'little')
+d[16 + a:16 + b] = u
+d[16 + a - 20] ^= 0x10  # damage the unit before it
+open(sys.argv[2], 'wb').write(d)" $W/ck.trc $W/ckc.trc "$(units $W/ck.trc | cut -d' ' -f10)"
+  $TRC decompress $W/ckc.trc $W/ckc.txt 2> $W/ckc.err; local rc=$?
+  [ $rc = 1 ] && [ $(wc -l < $W/ckc.txt) -lt 20100 ] &&
+    awk '$2 == "L" { l += $3; next } { n++ } END { exit !(n + l == 20000) }' $W/ckc.txt
+}
+t checked_crafted_count_bounded ck_crafted_count
+# 1 MiB of random bytes after a checked header: every candidate unit tried,
+# bounded work (TRC_CHECK_FIND_MAX bytes of CRC each), exit 1, nothing out
+python3 -c "import random, sys; r = random.Random(5); h = open(sys.argv[1], 'rb').read(16); open(sys.argv[2], 'wb').write(h + bytes(r.randrange(256) for _ in range(1 << 20)))" $W/ck.trc $W/ckr.trc
+t checked_random_bounded bash -c "timeout 20 $TRC decompress $W/ckr.trc $W/ckr.txt 2> $W/ckr.err; [ \$? = 1 ] && grep -q 'lost at the end' $W/ckr.err && [ ! -s $W/ckr.txt ]"

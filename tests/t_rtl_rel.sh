@@ -147,7 +147,10 @@ job "+soak 200k records (OUT_W 8, stalls 0.3)" \
 # paper, SYNC every 64; ctinyf: the smallest format, a SYNC each record;
 # clpaperf: the lean encoder); END/SYNC on the input and a mid-stream reset;
 # then seeded bit errors (single bits, bursts of 2..32) on the output bytes,
-# each decoded by the model's checked decoder, which must catch all.
+# each decoded by the model's checked decoder, which must catch all, and read
+# as the tools read it (resuming after the damaged unit), which must give
+# decoded + reported lost = the records emitted (damage in the last unit,
+# whose loss no later unit tells, is counted apart by the harness).
 seed=900
 for set in cpaperf ctinyf clpaperf; do
   tr=$S/data/lua_calls_t1.20k.txt
@@ -165,7 +168,7 @@ for set in cpaperf ctinyf clpaperf; do
     --end-every 301 --reset-at 1500 --seed $seed"
   for w in 8 64; do
     seed=$((seed + 1))
-    job "+enc $set w$w bit errors on m_axis: every one caught" "$S/enc_$set/Vtrc_sim_enc $tr \
+    job "+enc $set w$w bit errors on m_axis: every one caught, decoded + lost = emitted" "$S/enc_$set/Vtrc_sim_enc $tr \
       --records 1000 --out-w $w --stall-out 0.2 --end-every 333 --inject 4000 --seed $seed"
   done
 done

@@ -104,10 +104,12 @@ static trc_error dec(const trc_params *p, int chk, const uint8_t *src,
 }
 
 /* format.md 4.10: E 2 (delta 0) and END from the reset state, paper
- * parameters: the bits of 4.6, then the CRC-32 of the 4 bytes. */
+ * parameters: the bits of 4.6, 4 zero bytes, the count word 0x80000001 (the
+ * unit began in the reset state; 1 record), then the CRC-32 of the 12. */
 static void test_worked_example(void)
 {
-    const uint8_t want[8] = {0xB9, 0x5F, 0xFF, 0x00, 0xF3, 0x4A, 0xFA, 0xB5};
+    const uint8_t want[16] = {0xB9, 0x5F, 0xFF, 0x00, 0x00, 0x00, 0x00, 0x00,
+                              0x01, 0x00, 0x00, 0x80, 0xA9, 0xBF, 0x97, 0xCD};
     trc_params p = trc_params_paper();
     trc_encoder e;
     uint8_t b[3 * TRC_MAX_RECORD_BYTES];
@@ -119,19 +121,35 @@ static void test_worked_example(void)
     at += len;
     trc_encode_end(&e, b + at, TRC_MAX_RECORD_BYTES, &len);
     at += len;
-    check(at == 8 && !memcmp(b, want, 8), "checked_worked_example_bytes");
-    check(ref_crc(want, 4) == 0xB5FA4AF3u && ref_crc(want, 8) == 0x2144DF1Cu,
+    check(at == 16 && !memcmp(b, want, 16), "checked_worked_example_bytes");
+    check(ref_crc(want, 12) == 0xCD97BFA9u && ref_crc(want, 16) == 0x2144DF1Cu,
           "checked_worked_example_crc_and_residue");
     trc_record out[4];
     size_t n;
-    check(dec(&p, 1, want, 8, 0, out, 4, &n) == TRC_OK && n == 1 &&
+    check(dec(&p, 1, want, 16, 0, out, 4, &n) == TRC_OK && n == 1 &&
               out[0].kind == TRC_ENTRY && out[0].a == 2 && out[0].delta == 0,
           "checked_worked_example_decodes");
-    uint8_t bad[8];
-    memcpy(bad, want, 8);
-    bad[6] ^= 0x10;
-    check(dec(&p, 1, bad, 8, 0, out, 4, &n) == TRC_ERR_CHECK,
+    uint8_t bad[16];
+    memcpy(bad, want, 16);
+    bad[14] ^= 0x10;
+    check(dec(&p, 1, bad, 16, 0, out, 4, &n) == TRC_ERR_CHECK,
           "checked_worked_example_bad_crc");
+    /* a count that is not the records so far, with a matching CRC: the
+     * unit is rejected */
+    memcpy(bad, want, 12);
+    bad[8] = 5;
+    uint32_t c = ref_crc(bad, 12);
+    for (int i = 0; i < 4; i++)
+        bad[12 + i] = (uint8_t)(c >> (8 * i));
+    check(dec(&p, 1, bad, 16, 0, out, 4, &n) == TRC_ERR_CHECK,
+          "checked_wrong_count_rejected");
+    bad[8] = 1;
+    bad[11] = 0; /* bit 31 clear: "not from the reset state" */
+    c = ref_crc(bad, 12);
+    for (int i = 0; i < 4; i++)
+        bad[12 + i] = (uint8_t)(c >> (8 * i));
+    check(dec(&p, 1, bad, 16, 0, out, 4, &n) == TRC_ERR_CHECK,
+          "checked_wrong_reset_bit_rejected");
     /* unchecked, the same records are the first 4 bytes */
     trc_encoder_init(&e, &p);
     trc_encode(&e, &r, 1, &used, b, TRC_MAX_RECORD_BYTES, &len);
@@ -141,7 +159,8 @@ static void test_worked_example(void)
 }
 
 /* Every unit of a checked stream, walked with an unchecked decoder that
- * stops at each mark: zero bytes to 4 mod 8, then the CRC of the unit. */
+ * stops at each mark: zero bytes to 0 mod 8, the records so far, then the
+ * CRC of the unit. */
 static int units_ok(const trc_params *p, const uint8_t *s, size_t len,
                     size_t *units)
 {
@@ -149,21 +168,31 @@ static int units_ok(const trc_params *p, const uint8_t *s, size_t len,
     trc_decoder_init(&d, p);
     d.stop_at_mark = 1;
     size_t at = 0, u0 = 0, used, got;
+    uint64_t recs = 0, syncs;
+    int from_reset = 1;
     static trc_record out[4096];
     *units = 0;
     while (at < len) {
         /* the unchecked decoder reads one unit's records, up to its mark */
+        syncs = d.st.sync;
         if (trc_decode(&d, s + at, len - at, &used, out, 4096, &got, 0) != TRC_OK ||
             !d.ended)
             return 0;
         at += used;
-        while ((at - u0) % 8 != 4) {
+        while ((at - u0) % 8 != 0) {
             if (at >= len || s[at])
                 return 0;
             at++;
         }
-        if (at + 4 > len)
+        if (at + 8 > len)
             return 0;
+        recs += got;
+        uint32_t cnt = (uint32_t)s[at] | (uint32_t)s[at + 1] << 8 |
+                       (uint32_t)s[at + 2] << 16 | (uint32_t)s[at + 3] << 24;
+        if (cnt != ((uint32_t)from_reset << 31 | (uint32_t)recs))
+            return 0;
+        from_reset = d.st.sync != syncs;
+        at += 4;
         uint32_t crc = ref_crc(s + u0, at - u0);
         uint32_t got_crc = (uint32_t)s[at] | (uint32_t)s[at + 1] << 8 |
                            (uint32_t)s[at + 2] << 16 | (uint32_t)s[at + 3] << 24;
@@ -238,10 +267,14 @@ static void test_container_flag(void)
     uint8_t h[TRC_HEADER_BYTES];
     unsigned mode, flags;
     int ok = trc_header_write_ex(&p, 0, TRC_FLAG_CHECKED, h) == TRC_OK &&
-             h[13] == 0x10 &&
+             h[13] == 0x20 &&
              trc_header_read_ex(h, sizeof h, &q, &mode, &flags) == TRC_OK &&
              flags == TRC_FLAG_CHECKED;
     check(ok, "container_checked_flag");
+    /* bit 4: the first layout of checked streams (no record counts) */
+    h[13] = 0x10;
+    check(trc_header_read_ex(h, sizeof h, &q, &mode, &flags) == TRC_ERR_HEADER,
+          "container_first_checked_layout_rejected");
     check(trc_header_write_ex(&p, 0, TRC_FLAG_CHECKED | TRC_FLAG_FRAMED, h) ==
               TRC_ERR_HEADER,
           "container_checked_and_framed_rejected");

@@ -25,7 +25,7 @@ static uint64_t file_off(const cli_reader *rd)
 
 /* Makes n bytes available from bpos unless the input ends first; the buffer
  * grows only as bytes arrive, so it stays within twice the input. */
-static size_t ensure(cli_reader *rd, size_t n)
+size_t rd_ensure(cli_reader *rd, size_t n)
 {
     while (rd->blen - rd->bpos < n && !rd->eof) {
         if (rd->bpos == 0 && rd->blen == rd->cap) {
@@ -49,7 +49,7 @@ static void resync(cli_reader *rd, const char *why)
     uint64_t from = file_off(rd);
     trc_frame_info fi;
     rd->bpos++;
-    while (ensure(rd, TRC_FRAME_HEADER_BYTES) >= TRC_FRAME_HEADER_BYTES &&
+    while (rd_ensure(rd, TRC_FRAME_HEADER_BYTES) >= TRC_FRAME_HEADER_BYTES &&
            trc_frame_header_read(rd->buf + rd->bpos, rd->blen - rd->bpos,
                                  &fi) != TRC_OK)
         rd->bpos++;
@@ -156,7 +156,7 @@ static int next_frame(cli_reader *rd)
         if (!rd->good_end)
             rd->good_end = rd->header;
         uint64_t at = file_off(rd);
-        size_t avail = ensure(rd, TRC_FRAME_HEADER_BYTES);
+        size_t avail = rd_ensure(rd, TRC_FRAME_HEADER_BYTES);
         if (rd->read_err)
             return -1;
         if (avail == 0) {
@@ -187,7 +187,7 @@ static int next_frame(cli_reader *rd)
             continue;
         }
         size_t need = TRC_FRAME_HEADER_BYTES + (size_t)fi.payload_bytes;
-        if (ensure(rd, need) < need) {
+        if (rd_ensure(rd, need) < need) {
             char msg[64];
             snprintf(msg, sizeof msg, "frame %u truncated", fi.index);
             resync(rd, msg);
@@ -256,7 +256,7 @@ static int next_frame(cli_reader *rd)
         if (is_trailer) {
             rd->trailer = 1;
             rd->bpos += need;
-            if (ensure(rd, 1) > 0) {
+            if (rd_ensure(rd, 1) > 0) {
                 rd->damage++;
     cli_damage_seen++;
                 cli_error("%s: byte %llu: bytes after the trailer ignored",

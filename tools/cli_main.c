@@ -25,7 +25,7 @@ static const cli_cmd cmds[] = {
      ".trc (or --raw stream) -> canonical trace text v1"},
     {"stats", cmd_stats, "IN", 1, B(JSON) | B(RAW) | B(CHECK) | B(PROGRESS) | OPT_PARAMS,
      "Table-2 figures of a .trc (or of what text compresses to)"},
-    {"frame", cmd_frame, "IN OUT", 2, OPT_PARAMS,
+    {"frame", cmd_frame, "IN OUT", 2, B(CHECK) | OPT_PARAMS,
      "bare stream with SYNCs (the core's output) -> framed .trc"},
     {"convert", cmd_convert, "IN OUT", 2, B(TO) | B(RAW),
      "trace text v1 <-> trace bin v1 (paper parameters)"},

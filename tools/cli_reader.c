@@ -184,6 +184,8 @@ int cli_reader_next(cli_reader *rd, trc_record *r)
     int got;
     if (rd->framed)
         got = rd_next_framed(rd, r);
+    else if (rd->checked)
+        got = rd_next_checked(rd, r);
     else
         got = rd->stream ? next_stream(rd, r) : rd_next_text(rd, r);
     if (got == 1 && (++rd->nread & 4095) == 0 && rd->prog.name) {
@@ -234,6 +236,12 @@ const trc_stats *cli_reader_stats(const cli_reader *rd)
         memset(&w->mp_sum, 0, sizeof w->mp_sum);
         for (unsigned k = 0; k < rd->mdec->ncpu; k++)
             cli_stats_add(&w->mp_sum, &rd->mdec->cpu[k].st);
+        return &rd->mp_sum;
+    }
+    if (rd->checked) { /* the decoders before each resumption, and this one */
+        cli_reader *w = (cli_reader *)rd;
+        w->mp_sum = rd->sum;
+        cli_stats_add(&w->mp_sum, &rd->dec.st);
         return &rd->mp_sum;
     }
     return rd->stream ? &rd->dec.st : NULL;

@@ -53,9 +53,18 @@ struct cli_reader {
     int ended;               /* the reader returned the end of the trace */
     cli_progress prog;
     trc_stats sum;           /* figures of all good frames */
+    /* checked streams (cli_checked.c) */
+    size_t ck_left;          /* bytes of the checked unit being decoded */
+    uint64_t ck_start;       /* its file offset */
+    uint32_t ck_seen;        /* trace records accounted for, mod 2^31 */
 };
 
 size_t rd_refill(cli_reader *rd);
+/* Makes n bytes available from bpos unless the input ends first (the buffer
+ * grows as needed); returns the bytes available. */
+size_t rd_ensure(cli_reader *rd, size_t n);
+/* The next record of a checked stream (cli_checked.c). */
+int rd_next_checked(cli_reader *rd, trc_record *r);
 extern unsigned cli_damage_seen; /* damage events of every reader */
 int rd_next_framed(cli_reader *rd, trc_record *r);
 /* Trace text (cli_text.c): the time base among the leading comment lines

@@ -250,8 +250,10 @@ static uint8_t *slurp(FILE *f, const char *path, size_t *len)
 }
 
 /* Cuts s at its SYNC records into frames; 0 ok, 1 on a decode error (the
- * complete frames are written, without the trailer). */
-static int cut_frames(const cli_args *a, const uint8_t *s, size_t len, FILE *f)
+ * complete frames are written, without the trailer). trailer = 0: s is the
+ * part of a damaged stream before the damage, its complete frames only. */
+static int cut_frames(const cli_args *a, const uint8_t *s, size_t len, FILE *f,
+                      int trailer)
 {
     static trc_record recs[4096];
     trc_decoder d;
@@ -260,7 +262,7 @@ static int cut_frames(const cli_args *a, const uint8_t *s, size_t len, FILE *f)
     size_t pos = 0, start = 0;
     trc_decoder_init(&d, &a->p);
     d.stop_at_mark = 1;
-    for (;;) {
+    while (trailer || pos < len) {
         size_t used, n;
         uint64_t syncs = d.st.sync;
         trc_error e = trc_decode(&d, s + pos, len - pos, &used, recs, 4096, &n, 1);
@@ -279,7 +281,7 @@ static int cut_frames(const cli_args *a, const uint8_t *s, size_t len, FILE *f)
             return 1;
         }
         int at_end = pos == len;
-        if (d.st.sync != syncs || at_end) {
+        if (d.st.sync != syncs || (at_end && trailer)) {
             /* a frame ends here; its raw time includes the reserved
              * records' deltas still held in the decoder's carry */
             fi.payload_bytes = (uint32_t)(pos - start);
@@ -294,8 +296,58 @@ static int cut_frames(const cli_args *a, const uint8_t *s, size_t len, FILE *f)
         if (at_end)
             break;
     }
+    if (!trailer) {
+        cli_error("%s: %u complete frames (%llu records) written without "
+                  "a trailer", a->pos[1], fi.index,
+                  (unsigned long long)fi.records_before);
+        return 1;
+    }
     fi.payload_bytes = fi.payload_crc = 0; /* the trailer */
     put_frame(f, &fi, (const uint8_t *)"");
+    return 0;
+}
+
+/* A checked stream (docs/format.md 4.10) without its check words: each
+ * unit's CRC is verified and its zero bytes and check word dropped, in
+ * place; *len becomes the plain length. 0 when every unit checks; 1 at the
+ * first unit that fails (message naming the file and the byte), *len then
+ * ending at the last SYNC before it, so that only complete frames remain. */
+static int strip_checks(const cli_args *a, uint8_t *s, size_t *len)
+{
+    static trc_record recs[4096];
+    trc_decoder d;
+    size_t pos = 0, plain = 0, last_sync = 0;
+    trc_decoder_init(&d, &a->p);
+    d.check = 1;
+    d.stop_at_mark = 1;
+    while (pos < *len) {
+        size_t used, n;
+        uint64_t cb = d.st.check_bits, syncs = d.st.sync;
+        trc_error e = trc_decode(&d, s + pos, *len - pos, &used, recs, 4096, &n, 1);
+        if (e != TRC_OK) {
+            uint64_t bit = trc_decoder_bit_offset(&d);
+            cli_error("%s: byte %llu, bit %u: %s (%s)", a->pos[0],
+                      (unsigned long long)(bit / 8u), (unsigned)(bit % 8u),
+                      trc_error_text(e), trc_error_name(e));
+            *len = last_sync;
+            return 1;
+        }
+        if (d.st.check_bits != cb) { /* a unit ends at pos + used */
+            size_t keep = used - (size_t)((d.st.check_bits - cb) / 8u);
+            memmove(s + plain, s + pos, keep);
+            plain += keep;
+            pos += used;
+            if (d.st.sync != syncs)
+                last_sync = plain;
+        } else {
+            memmove(s + plain, s + pos, used);
+            plain += used;
+            pos += used;
+        }
+        if (used == 0 && n == 0)
+            break; /* not reached: final = 1 decodes to the end or fails */
+    }
+    *len = plain;
     return 0;
 }
 
@@ -325,7 +377,10 @@ int cmd_frame(const cli_args *a)
     uint8_t hdr[TRC_HEADER_BYTES];
     trc_header_write_ex(&a->p, a->p.mode, TRC_FLAG_FRAMED, hdr);
     fwrite(hdr, 1, sizeof hdr, cli_out_file(o));
-    int rc = cut_frames(a, s, len, cli_out_file(o));
+    /* A checked stream: its check words have protected the link; verified,
+     * they are dropped, and the frames' CRCs protect storage from here on. */
+    int damaged = cli_given(a, OPT_CHECK) && strip_checks(a, s, &len);
+    int rc = cut_frames(a, s, len, cli_out_file(o), !damaged);
     free(s);
     /* On a decode error the complete frames are kept (docs/format.md 5.1). */
     if (cli_out_close(o, 1))

@@ -377,12 +377,134 @@ def test_crafted_frame_size_is_bounded(tmp_path):
     assert peak < 8 << 20
 
 
-def test_several_cpus_refused(cli, tmp_path):
-    # a trace of several CPUs (container version 3, docs/format.md 4.9) is
-    # not read as if it were one CPU's: a clear error, naming the file
+def mp_text(sample_text, ncpu, seed=7):
+    """sample_text's records given to ncpu CPUs by a seeded generator, as
+    trace text of several CPUs (each line ends with @K)."""
+    import random
+    rng = random.Random(seed)
+    lines = []
+    for line in sample_text.read_bytes().splitlines():
+        s = line.strip()
+        if s and not s.startswith(b"#"):
+            lines.append(s + b" @%d" % rng.randrange(ncpu))
+    return b"\n".join(lines) + b"\n"
+
+
+def expected_mp(text):
+    """Rows (tick, delta, kind, id, value, cpu) of text of several CPUs, by
+    hand: tick on each CPU's own time line (docs/format.md 4.9)."""
+    ticks = {}
+    rows = []
+    for line in text.decode().splitlines():
+        f = line.split()
+        cpu = int(f[-1][1:])
+        f = f[:-1]
+        delta, kind, a = int(f[0]), f[1], int(f[2])
+        b = int(f[3]) if len(f) > 3 else 0
+        ticks[cpu] = ticks.get(cpu, 0) + delta
+        rows.append((ticks[cpu], delta, kind, 0 if kind == "L" else a,
+                     a if kind == "L" else b, cpu))
+    return rows
+
+
+def mp_rows(arr):
+    return [r + (int(c),) for r, c in zip(rows_of(arr), arr["cpu"])]
+
+
+@pytest.mark.parametrize("ncpu", [2, 3, 8])
+def test_several_cpus_match_cli(cli, sample_text, tmp_path, ncpu):
+    # container version 3 (docs/format.md 4.9): each record's CPU, per-CPU
+    # time lines, against the CLI's decode of the same file
+    p = write(tmp_path, "mp.txt", mp_text(sample_text, ncpu))
+    t = tmp_path / "mp.trc"
+    cli("compress", "--cpus", ncpu, p, t)
+    dec = cli("decompress", t, "-").stdout
+    assert dec == p.read_bytes()  # the CLI gives the text back
+    with trc.open(t) as r:
+        assert r.cpus == ncpu and r.params.cpus == ncpu and r.form == "container"
+        arr = r.read_array()
+    assert len(arr) == 20000
+    assert mp_rows(arr) == expected_mp(dec)
+    assert sorted(set(arr["cpu"].tolist())) == list(range(ncpu))
+
+
+def test_several_cpus_hand_trace(cli, tmp_path):
+    # docs/format.md 4.9's worked example, and an L record: ticks per CPU
+    p = write(tmp_path, "mp.txt", b"3 E 2 @0\n3 E 2 @1\n4 X 2 @1\n6 X 2 @0\n"
+              b"9 L 4 @1\n1 O 3 9 @0\n")
+    t = tmp_path / "mp.trc"
+    cli("compress", "--cpus", "2", p, t)
+    assert list(trc.records(t)) == [
+        trc.Record(3, 3, "E", 2, 0, 0), trc.Record(3, 3, "E", 2, 0, 1),
+        trc.Record(7, 4, "X", 2, 0, 1), trc.Record(9, 6, "X", 2, 0, 0),
+        trc.Record(16, 9, "L", 0, 4, 1), trc.Record(10, 1, "O", 3, 9, 0)]
+    # the bare stream, with the CPU count given
+    s = tmp_path / "mp.bin"
+    cli("compress", "--raw", "--cpus", "2", p, s)
+    arr = trc.read_array(s, raw=True, params=trc.Params(cpus=2))
+    assert mp_rows(arr) == mp_rows(trc.read_array(t))
+
+
+def test_several_cpus_small_chunks_and_dataframe(cli, sample_text, tmp_path):
+    # time lines carry on across chunks
+    p = write(tmp_path, "mp.txt", mp_text(sample_text, 4, seed=3))
+    t = tmp_path / "mp.trc"
+    cli("compress", "--cpus", "4", p, t)
+    whole = trc.read_array(t)
+    parts = np.concatenate(list(trc.open(t, chunk_records=777).chunks()))
+    assert mp_rows(parts) == mp_rows(whole)
+    df = trc.read_dataframe(t)
+    assert df["cpu"].tolist() == whole["cpu"].tolist()
+
+
+def test_several_cpus_stats_match_cli(cli, sample_text, tmp_path):
+    p = write(tmp_path, "mp.txt", mp_text(sample_text, 3))
+    t = tmp_path / "mp.trc"
+    cli("compress", "--cpus", "3", p, t)
+    expect = json.loads(cli("stats", "--json", t).stdout)
+    got = trc.stats(t)
+    assert got["cpus"] == 3 and got == expect
+
+
+def test_several_cpus_errors(cli, tmp_path):
     p = write(tmp_path, "mp.txt", b"0 E 1 @0\n3 E 2 @1\n4 X 2 @1\n5 X 1 @0\n")
     t = tmp_path / "mp.trc"
     cli("compress", "--cpus", "2", p, t)
-    with pytest.raises(trc.TrcError, match="several CPUs") as ei:
-        trc.read_array(t)
-    assert ei.value.path == str(t)
+    # cut inside the stream: the error names the file and the byte
+    cut = write(tmp_path, "cut.trc", t.read_bytes()[:-2])
+    with pytest.raises(trc.TrcError, match="truncated") as ei:
+        trc.read_array(cut)
+    assert ei.value.path == str(cut) and ei.value.byte is not None
+    # the CLI refuses the same file
+    assert cli("decompress", cut, "-", check=False).returncode != 0
+    # trace text of several CPUs is not parsed here: a clear error
+    with pytest.raises(trc.TrcError, match="several CPUs"):
+        trc.read_array(p, params=trc.Params(cpus=2))
+
+
+def test_checked_stream(cli, sample_text, tmp_path):
+    # a checked stream (docs/format.md 4.10): every unit's count word and
+    # CRC checked by the C library; damage raises by default, and with
+    # on_damage="mark" reads as `trc decompress` writes it: the reader
+    # resumes at the next unit, L records for the records lost
+    t = tmp_path / "ck.trc"
+    cli("compress", "--check", "--sync-every", "500", sample_text, t)
+    expect = expected_columns(parse_text(cli("decompress", t, "-").stdout))
+    assert rows_of(trc.read_array(t)) == expect
+    d = bytearray(t.read_bytes())
+    d[len(d) // 2] ^= 0x10
+    bad = write(tmp_path, "bad.trc", bytes(d))
+    assert cli("decompress", bad, "-", check=False).returncode == 1
+    with pytest.raises(trc.TrcError) as ei:
+        trc.read_array(bad)
+    assert ei.value.path == str(bad) and ei.value.byte is not None
+    got = cli("decompress", bad, "-", check=False)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        with trc.open(bad, on_damage="mark") as r:
+            arr = r.read_array()
+            assert r.damage == 1
+    assert [x.category for x in w] == [trc.DamageWarning]
+    assert rows_of(arr) == expected_columns(parse_text(got.stdout))
+    lost = arr["kind"] == trc.LOST
+    assert lost.sum() == 1 and len(arr) - 1 + int(arr["value"][lost].sum()) == 20000

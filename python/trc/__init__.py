@@ -14,9 +14,9 @@ decoded, and every trace text v1 line parsed, by the same C code as the
 Columns: tick (ticks since the trace start), delta (ticks since the previous
 record), kind ('E' entry, 'X' exit, 'O' OS info, 'L' records lost; codes
 0..3 in numpy arrays), id (function id, or OS info type), value (OS info
-value, or the lost count of an L record), cpu (0 until traces carry several
-CPUs), and time_s (seconds since the trace start) when the time base is
-known. docs/python.md in the repository has the details.
+value, or the lost count of an L record), cpu (the record's CPU; 0 in a trace
+of one CPU), and time_s (seconds since the trace start) when the time base
+is known. docs/python.md in the repository has the details.
 """
 from ._reader import (COLUMNS, ENTRY, EXIT, KINDS, LOST, OS, DamageWarning,
                       Params, Reader, Record, Timebase, TrcError,

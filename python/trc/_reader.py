@@ -43,8 +43,8 @@ Record = collections.namedtuple("Record", "tick delta kind id value cpu")
 Record.__doc__ = """One trace record: tick (ticks since the trace start),
 delta (ticks since the previous record), kind ('E', 'X', 'O' or 'L'), id
 (function id, or OS info type; 0 for L), value (OS info value, or the
-number of records lost for L; 0 for E and X), cpu (0 until traces carry
-several CPUs)."""
+number of records lost for L; 0 for E and X), cpu (the record's CPU: 0 in a
+trace of one CPU)."""
 
 _BLOCK = 1 << 20          # bytes read from the source at a time
 _LINE_MAX = 1 << 20       # longest text line accepted
@@ -91,6 +91,7 @@ class Params:
     mode: int = 0   # 0 the paper's coding, 1 stack mode
     sk: int = 0     # stack mode: context table index bits
     sd: int = 0     # stack mode: shadow call stack depth
+    cpus: int = 1   # CPUs of the stream (docs/format.md 4.9), paper mode only
 
     @classmethod
     def paper(cls):
@@ -103,7 +104,7 @@ class Params:
     def _c(self):
         p = ffi.new("trc_params *")
         for k in ("nt", "fid_w", "type_w", "val_w", "nd_f", "nd_t", "nd_v",
-                  "mode", "sk", "sd"):
+                  "mode", "sk", "sd", "cpus"):
             v = getattr(self, k)
             if not isinstance(v, (int, np.integer)) or not 0 <= v <= 255:
                 raise TrcError("format parameter %s = %r out of range "
@@ -114,7 +115,7 @@ class Params:
     @classmethod
     def _from_c(cls, p):
         return cls(p.nt, p.fid_w, p.type_w, p.val_w, p.nd_f, p.nd_t, p.nd_v,
-                   p.mode, p.sk, p.sd)
+                   p.mode, p.sk, p.sd, lib.trc_cpu_count(p))
 
 
 @dataclass(frozen=True)
@@ -303,11 +304,6 @@ class Reader:
             mode = ffi.new("unsigned *")
             flags = ffi.new("unsigned *")
             e = lib.trc_header_read_ex(head, len(head), cp, mode, flags)
-            if e == lib.TRC_OK and lib.trc_header_version(head) == 3:
-                # several CPUs (docs/format.md 4.9): not read here yet
-                raise TrcError("%s: a trace of several CPUs (container version 3); "
-                               "this package reads one CPU only: use trc decompress"
-                               % self.name, path=self.name, byte=4, code="TRC_ERR_VERSION")
             if e == lib.TRC_OK:
                 # version 1 streams allow no long-gap TIME_EXT values
                 self._v1 = lib.trc_header_version(head) == 1
@@ -327,6 +323,14 @@ class Reader:
                            % self.name, path=self.name, code="TRC_ERR_PARAM")
         self._cp = cp
         self.params = Params._from_c(cp)
+        self.cpus = self.params.cpus
+        if self.cpus > 1 and self.form == "text":
+            raise TrcError("%s: trace text of several CPUs is not read here: "
+                           "compress it with `trc compress --cpus %d` first"
+                           % (self.name, self.cpus), path=self.name, code="TRC_ERR_PARAM")
+        self._cpu = None          # several CPUs: the CPU of each record of
+                                  # the chunk just handed out
+        self._ticks = [0] * self.cpus  # several CPUs: each one's time line
         self._header = self._pos
         self._tick = 0            # ticks up to the last record handed out
         self.records = 0          # records handed out
@@ -397,6 +401,12 @@ class Reader:
 
     # ---- record sources: arrays of trc_record --------------------------------
     def _stream_raw(self):
+        if self.cpus > 1:
+            yield from self._mp_stream_raw()
+            return
+        if self._checked and self.on_damage == "mark":
+            yield from self._checked_raw()
+            return
         dec = self._dec = ffi.new("trc_decoder *")
         lib.trc_decoder_init(dec, self._cp)
         dec.v1 = int(self._v1)
@@ -422,6 +432,137 @@ class Reader:
                 raise self._stream_error(e, self._header + bit // 8, bit % 8)
             if self._eof and k < self._chunk:
                 return
+
+    def _mp_stream_raw(self):
+        """A stream of several CPUs (docs/format.md 4.9): trc_mp_decode()
+        gives each record's CPU, kept in _cpu for _columns()."""
+        dec = self._dec = ffi.new("trc_mp_decoder *")
+        lib.trc_mp_decoder_init(dec, self._cp)
+        self._st = dec
+        out = np.empty(self._chunk, RAW_DTYPE)
+        outp = ffi.cast("trc_record *", out.ctypes.data)
+        cpu = np.empty(self._chunk, np.uint8)
+        cpup = ffi.cast("uint8_t *", cpu.ctypes.data)
+        used = ffi.new("size_t *")
+        n = ffi.new("size_t *")
+        while True:
+            if self._avail() < _BLOCK // 2:
+                self._fill(_BLOCK)
+            with ffi.from_buffer(self._buf) as src:
+                e = lib.trc_mp_decode(dec, ffi.cast("uint8_t *", src) + self._pos,
+                                      self._avail(), used, outp, cpup, self._chunk, n,
+                                      int(self._eof))
+            self._pos += used[0]
+            k = n[0]
+            if k:
+                self._cpu = cpu[:k]
+                yield out[:k]
+            if e != lib.TRC_OK:
+                bit = lib.trc_mp_decoder_bit_offset(dec)
+                raise self._stream_error(e, self._header + bit // 8, bit % 8)
+            if self._eof and k < self._chunk:
+                return
+
+    def _checked_raw(self):
+        """A checked stream read as `trc decompress` reads it (docs/format.md
+        4.10, "Damage"): a unit's records are handed out once it checks;
+        after a unit that fails, L records for the records lost (from the
+        count word of the next unit that begins in the reset state) and a
+        DamageWarning, then the records from that unit on."""
+        mask = 0x7FFFFFFF
+        vmax = (1 << self.params.val_w) - 1
+        fmax = lib.TRC_CHECK_FIND_MAX
+        dec = ffi.new("trc_decoder *")
+        st_sum = np.zeros(ffi.sizeof("trc_stats") // 8, np.uint64)
+        self._st = _Stats(st_sum)
+
+        def fresh(count):
+            lib.trc_decoder_init(dec, self._cp)
+            dec.check = 1
+            dec.stop_at_mark = 1
+            dec.count = count
+
+        def words():
+            return np.frombuffer(ffi.buffer(ffi.addressof(dec, "st")), np.uint64)
+
+        fresh(0)
+        out = np.empty(self._chunk, RAW_DTYPE)
+        outp = ffi.cast("trc_record *", out.ctypes.data)
+        used = ffi.new("size_t *")
+        n = ffi.new("size_t *")
+        at, end = ffi.new("size_t *"), ffi.new("size_t *")
+        recs, count = ffi.new("uint64_t *"), ffi.new("uint32_t *")
+        seen = 0      # trace records accounted for (decoded or lost), mod 2^31
+        off = 0       # bytes of the unit at _pos decoded so far
+        pending = []  # its records, until its check word checks
+        while True:
+            if self._avail() - off < _BLOCK // 2:
+                self._fill(self._avail() + _BLOCK)
+            if self._avail() == 0 and self._eof:
+                break  # the end, at a unit boundary
+            with ffi.from_buffer(self._buf) as src:
+                e = lib.trc_decode(dec, ffi.cast("uint8_t *", src) + self._pos + off,
+                                   self._avail() - off, used, outp, self._chunk, n,
+                                   int(self._eof))
+            off += used[0]
+            if n[0]:
+                pending.append(out[:n[0]].copy())
+            if e == lib.TRC_OK and dec.ended:
+                for part in pending:
+                    seen = (seen + len(part)) & mask
+                    yield part
+                pending = []
+                self._pos += off
+                off = 0
+                dec.ended = 0
+                continue
+            if e == lib.TRC_OK and (used[0] or n[0]):
+                continue
+            if e == lib.TRC_OK and not self._eof:
+                continue  # a record longer than what is buffered
+            # the unit at _pos failed: resume at the next one (bounded work:
+            # fmax bytes of CRC per candidate, a window of 2 * fmax bytes)
+            why = _error_text(e)[1] if e != lib.TRC_OK else "TRC_ERR_TRUNCATED"
+            start = self._offset()
+            pending = []
+            st_sum += words()
+            rel = 8
+            while True:
+                avail = self._fill(2 * fmax)
+                with ffi.from_buffer(self._buf) as src:
+                    ok = lib.trc_check_find(self._cp, ffi.cast("uint8_t *", src) + self._pos,
+                                            avail, rel, at, end, recs, count) == lib.TRC_OK
+                if ok:
+                    before = (count[0] - recs[0]) & mask
+                    lost = (before - seen) & mask
+                    if lost <= 8 * (self._offset() + at[0] - start):
+                        break
+                    rel = at[0] + 8
+                    continue
+                if self._eof:
+                    self._pos = len(self._buf)
+                    self._damaged("unit fails its check (%s); no unit to resume at "
+                                  "after it: an unknown number of records is lost at "
+                                  "the end" % why, start)
+                    return
+                tried = avail - fmax
+                self._pos += rel + (-(-(tried - rel) // 8) * 8 if tried > rel else 0)
+                rel = 0
+            self._pos += at[0]
+            self._damaged("unit fails its check (%s); skipped %d bytes to the next "
+                          "unit: %d records lost (marked with L)"
+                          % (why, self._offset() - start, lost), start)
+            if lost:
+                cnt = np.full(-(-lost // vmax), vmax, dtype=np.uint64)
+                cnt[-1] = lost - vmax * (len(cnt) - 1)
+                lrec = np.zeros(len(cnt), RAW_DTYPE)
+                lrec["kind"] = LOST
+                lrec["a"] = cnt
+                yield lrec
+            seen = before
+            fresh(before)
+            off = 0
+        st_sum += words()
 
     def _stream_error(self, e, byte, bit):
         text, code = _error_text(e)
@@ -624,11 +765,17 @@ class Reader:
     def _columns(self, raw):
         """Columns of one chunk of trc_record; ticks carry on from the last."""
         delta = raw["delta"].astype(np.uint64)
-        tick = np.cumsum(delta, dtype=np.uint64)
-        tick += np.uint64(self._tick)
-        if len(tick) and (tick[0] < self._tick or np.any(tick[1:] < tick[:-1])):
-            raise TrcError("%s: record %d: the time since the start passes 2^64 ticks"
-                           % (self.name, self.records), path=self.name)
+        if self.cpus > 1:
+            # each CPU's deltas count on its own time line (docs/format.md 4.9)
+            cpu = self._cpu.astype(np.uint16)
+            tick = np.empty(len(delta), np.uint64)
+            for c in np.unique(cpu).tolist():
+                m = cpu == c
+                tick[m] = self._time_line(delta[m], self._ticks[c])
+                self._ticks[c] = int(tick[m][-1])
+        else:
+            cpu = np.zeros(len(raw), np.uint16)
+            tick = self._time_line(delta, self._tick)
         kind = raw["kind"].astype(np.uint8)
         a = raw["a"]
         lost = kind == LOST
@@ -638,7 +785,7 @@ class Reader:
             "kind": kind,
             "id": np.where(lost, np.uint32(0), a).astype(np.uint32),
             "value": np.where(lost, a, raw["b"]).astype(np.uint32),
-            "cpu": np.zeros(len(raw), np.uint16),
+            "cpu": cpu,
         }
         if self.timebase and self.timebase.tick_ns:
             cols["time_s"] = tick * (self.timebase.tick_ns / 1e9)
@@ -646,6 +793,15 @@ class Reader:
             self._tick = int(tick[-1])
         self.records += len(raw)
         return cols
+
+    def _time_line(self, delta, start):
+        """Ticks since the start: start plus the running sum of delta."""
+        tick = np.cumsum(delta, dtype=np.uint64)
+        tick += np.uint64(start)
+        if len(tick) and (tick[0] < start or np.any(tick[1:] < tick[:-1])):
+            raise TrcError("%s: record %d: the time since the start passes 2^64 ticks"
+                           % (self.name, self.records), path=self.name)
+        return tick
 
     def column_chunks(self):
         """Yields dicts of numpy column arrays, about chunk_records rows each."""
@@ -718,13 +874,41 @@ class Reader:
                 raise RuntimeError("stats() of a text trace must come before "
                                    "reading its records")
             return self._text_stats()
+        self._cpu_records = [0] * self.cpus
         for raw in self._gen:
             self.records += len(raw)
+            if self.cpus > 1:
+                for c, k in zip(*np.unique(self._cpu, return_counts=True)):
+                    self._cpu_records[int(c)] += int(k)
         # stream bytes: a framed file's are its good frames' payloads (the
         # stream proper, without frame headers), as `trc stats` counts them
         nbytes = self._payload if self.framed else self._offset() - self._header
+        if self.cpus > 1:
+            return self._mp_stats(nbytes)
         st = self._st if isinstance(self._st, _Stats) else _Stats.of(self._st)
         return st.as_dict(nbytes, self.records)
+
+    def _mp_stats(self, nbytes):
+        """Several CPUs: the figures summed over the CPUs, then the switch
+        codes and a row per CPU, as `trc stats --json` prints them."""
+        dec = self._st
+        per = [_Stats.of(ffi.addressof(dec.cpu[k], "st")) for k in range(self.cpus)]
+        out = _Stats(sum(p.words for p in per)).as_dict(nbytes, self.records)
+        swbits = lib.trc_switch_bits(self._cp)
+        out["cpus"] = self.cpus
+        out["switches"] = {"codes": int(dec.switches), "bits": int(dec.switches) * swbits}
+        rows = []
+        for k, p in enumerate(per):
+            v = p.v
+            rows.append({
+                "cpu": k, "trace": self._cpu_records[k], "function": v["function"],
+                "os": v["os"], "time_ext": v["time_ext"], "end": v["end"],
+                "lost": v["lost"],
+                "bits": v["kind_bits"] + v["pad_bits"] + sum(v["coded_bits"]),
+                "hits": {name: [v["hits"][i], v["lookups"][i]]
+                         for i, name in enumerate(("function", "type", "value"))}})
+        out["per_cpu"] = rows
+        return out
 
     def _text_stats(self):
         enc = ffi.new("trc_encoder *")
