@@ -132,11 +132,11 @@ module trc_stkpred #(
     // come from trc_stkctx); j = dlen - kb, L(j) <=> jp3 = j + 3 in 0..7; kb
     // after this record, one step toward dlen (one compare selecting among
     // kb - 1, kb + 1 and kb, made in parallel). The candidates come in two
-    // steps. In the table stage: zero (an invalid entry), the RAM's word and
-    // a forwarded write, selected by the valid flag and the forwarding hit
-    // (the slow signals, last) into a register, and zero again if the record
-    // ahead clears the tables. In the prediction stage: that register, or
-    // the record ahead's write to the same entry, which is the one loop
+    // steps. In the table stage: zero (an invalid entry) and the RAM's word
+    // or a forwarded write (the forwarding hit selecting last) into
+    // registers, the valid flag (invalid too if the record ahead clears the
+    // tables) into one of its own. In the prediction stage: one of those,
+    // or the record ahead's write to the same entry, which is the one loop
     // that must close in a clock. Each table's entry update depends on its
     // own candidates only: the record's kind selects between the tables
     // after that, for the symbol stage.
@@ -176,11 +176,17 @@ module trc_stkpred #(
                                 e_fwd[TW-1-FW -: DWID], e_fwd[1:0]);
     wire [CW-1:0] ecp = cand_of(pr_r, fn && fkey == e_pdata[TW-1 -: FW],
                                 e_pdata[TW-1-FW -: DWID], e_pdata[1:0]);
-    reg  [CW-1:0] epre_q;
+    // (the valid flag goes into a register of its own: its lookup in the
+    // flags row is the table stage's slowest signal)
+    reg  [CW-1:0] ec0_q, ecw_q;
+    reg           eok_q;
     always @(posedge clk)
-        if (adv)
-            epre_q <= !e_ok || clr ? ec0 : e_hit ? ec2 : ec1;
-    wire [CW-1:0] esel = e_phit ? ecp : epre_q;
+        if (adv) begin
+            ec0_q <= ec0;
+            ecw_q <= e_hit ? ec2 : ec1;
+            eok_q <= e_ok && !clr;
+        end
+    wire [CW-1:0] esel = e_phit ? ecp : eok_q ? ecw_q : ec0_q;
     wire [CW-1:0] osel, dsel;
     generate
         if (SO > 0) begin : g_ocand
@@ -191,11 +197,15 @@ module trc_stkpred #(
                                         o_fwd[DWID-1:0], 2'b00);
             wire [CW-1:0] ocp = cand_of(pr_r, os && oev == o_pdata[OTW-1 -: OV],
                                         o_pdata[DWID-1:0], 2'b00);
-            reg  [CW-1:0] opre_q;
+            reg  [CW-1:0] oc0_q, ocw_q;
+            reg           ook_q;
             always @(posedge clk)
-                if (adv)
-                    opre_q <= !o_ok || clr ? oc0 : o_hit ? oc2 : oc1;
-            assign osel = o_phit ? ocp : opre_q;
+                if (adv) begin
+                    oc0_q <= oc0;
+                    ocw_q <= o_hit ? oc2 : oc1;
+                    ook_q <= o_ok && !clr;
+                end
+            assign osel = o_phit ? ocp : ook_q ? ocw_q : oc0_q;
             assign dsel = fn ? esel : osel;
         end else begin : g_no_ocand
             assign osel = {CW{1'b0}};
