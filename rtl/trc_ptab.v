@@ -130,7 +130,11 @@ module trc_ptab #(
     end
     wire w1_hit = w1_q && w1_addr_q == ra_q;
     wire w2_hit = w2_q && w2_addr_q == ra_q;
-    wire w0_hit = wpend && waddr == ra_q;
+    // The writer at an ld is the record read three lds before, at the ld
+    // before it the entry presented (rb_q): its address compares are made
+    // then, against the address that ld reads.
+    reg  w0_eq_q, w0_req_q;
+    wire w0_hit = wpend && w0_eq_q;
     wire [NC-1:0] w0_bit = {{(NC-1){1'b0}}, 1'b1} << waddr[SK-1:LB];
     reg  [HB-1:0] rhi_q;
     reg           hit_q;
@@ -152,6 +156,8 @@ module trc_ptab #(
             hit_q    <= w0_hit || w1_hit || w2_hit;
             w1_row_q <= w0_new;
             rb_q     <= ra_q;
+            w0_eq_q  <= rb_q == raddr;
+            w0_req_q <= rb_q[LB-1:0] == raddr[LB-1:0];
             rowp_q   <= row_w;
             phit_q   <= wpend && waddr == rb_q;
             prow_q   <= wpend && waddr[LB-1:0] == rb_q[LB-1:0];
@@ -170,7 +176,7 @@ module trc_ptab #(
                 .clk(clk), .we(w1_q), .waddr(w1_row), .wdata(w1_row_q),
                 .re(ld), .raddr(raddr[LB-1:0]), .oe(ld), .rdata(frow)
             );
-            wire w0r = wpend && waddr[LB-1:0] == ra_row;
+            wire w0r = wpend && w0_req_q;
             wire w1r = w1_q && w1_row == ra_row;
             wire w2r = w2_q && w2_row == ra_row;
             always @(posedge clk)
@@ -203,7 +209,7 @@ module trc_ptab #(
             always @(posedge clk)
                 if (ld)
                     row_q <= cpend ? {NC{1'b0}} :
-                             wpend && waddr[LB-1:0] == ra_row ? w0_new :
+                             wpend && w0_req_q ? w0_new :
                              w1_q && w1_row == ra_row ? w1_row_q :
                              c1_q ? {NC{1'b0}} : ra_flg;
             assign row_w  = row_q;
