@@ -14,6 +14,13 @@
 // forwarded, so the result never depends on the RAM's read-during-write
 // behaviour. The forwarding select comes after the registers, so the
 // RAM's output meets no logic.
+// The user works on the entry in two stages: the entry comes out as the
+// writes up to the last ld left it; the write of the next ld (the record
+// ahead of the entry's, leaving the user's last stage) comes out a ld later
+// as a register (phit, pdata), so that the only loop through the table,
+// one record's update into the next record's entry, starts and ends at
+// registers with only the update's logic between. A write stores the
+// flags row of its entry as the write before it left it.
 // With FLAGS_BRAM the flags live in a block RAM of rows instead (tables of
 // 2048 entries and more, whose flags would take hundreds of LUT RAMs), read
 // with the entry: the row comes out of its RAM's output register beside the
@@ -45,12 +52,17 @@ module trc_ptab #(
     input  wire          ld,
     input  wire          wpend,
     input  wire          cpend,
-    input  wire [SK-1:0] waddr,   // must be the entry read at the last ld
+    input  wire [SK-1:0] waddr,   // must be the entry read two lds before
     input  wire [W-1:0]  wdata,
     output wire [W-1:0]  rraw,    // the RAM's word ...
     output wire [W-1:0]  rfwd,    // ... or a write after the read (rhit)
     output wire          rhit,
-    output wire          rvalid   // the entry is rhit ? rfwd : rraw; else zero
+    output wire          rvalid,  // the entry is rhit ? rfwd : rraw; else zero
+    // One ld later, the write of the ld between: phit, it went to the
+    // entry read at the last ld, and pdata is its word (the user folds in
+    // a clear at that ld itself).
+    output wire          phit,
+    output wire [W-1:0]  pdata
 );
 
 
@@ -118,19 +130,37 @@ module trc_ptab #(
     end
     wire w1_hit = w1_q && w1_addr_q == ra_q;
     wire w2_hit = w2_q && w2_addr_q == ra_q;
-    wire w0_hit = wpend && waddr == ra_q;
+    // The writer at an ld is the record read three lds before, at the ld
+    // before it the entry presented (rb_q): its address compares are made
+    // then, against the address that ld reads.
+    reg  w0_eq_q, w0_req_q;
+    wire w0_hit = wpend && w0_eq_q;
     wire [NC-1:0] w0_bit = {{(NC-1){1'b0}}, 1'b1} << waddr[SK-1:LB];
     reg  [HB-1:0] rhi_q;
     reg           hit_q;
     reg  [W-1:0]  fwd_q;
-    wire [NC-1:0] row_w;                 // the row of the entry being written
-    wire [NC-1:0] w0_new = row_w | w0_bit;
+    // row_w: the row of the entry read at the last ld, as the writes up to
+    // that ld's left it; the writer (a ld later) writes its row as the
+    // write before it left it (row_p: that write's row if it went to the
+    // same row, zero after a clear).
+    wire [NC-1:0] row_w;
+    reg  [SK-1:0] rb_q;
+    reg  [NC-1:0] rowp_q;
+    reg           phit_q, prow_q;
+    wire [NC-1:0] row_p  = c1_q ? {NC{1'b0}} : prow_q ? w1_row_q : rowp_q;
+    wire [NC-1:0] w0_new = row_p | w0_bit;
     always @(posedge clk)
         if (ld) begin
             fwd_q    <= w0_hit ? wdata : w1_hit ? w1_data_q : w2_data_q;
             rhi_q    <= ra_q[SK-1:LB];
             hit_q    <= w0_hit || w1_hit || w2_hit;
             w1_row_q <= w0_new;
+            rb_q     <= ra_q;
+            w0_eq_q  <= rb_q == raddr;
+            w0_req_q <= rb_q[LB-1:0] == raddr[LB-1:0];
+            rowp_q   <= row_w;
+            phit_q   <= wpend && waddr == rb_q;
+            prow_q   <= wpend && waddr[LB-1:0] == rb_q[LB-1:0];
         end
     genvar c;
     generate
@@ -146,7 +176,7 @@ module trc_ptab #(
                 .clk(clk), .we(w1_q), .waddr(w1_row), .wdata(w1_row_q),
                 .re(ld), .raddr(raddr[LB-1:0]), .oe(ld), .rdata(frow)
             );
-            wire w0r = wpend && waddr[LB-1:0] == ra_row;
+            wire w0r = wpend && w0_req_q;
             wire w1r = w1_q && w1_row == ra_row;
             wire w2r = w2_q && w2_row == ra_row;
             always @(posedge clk)
@@ -179,7 +209,7 @@ module trc_ptab #(
             always @(posedge clk)
                 if (ld)
                     row_q <= cpend ? {NC{1'b0}} :
-                             wpend && waddr[LB-1:0] == ra_row ? w0_new :
+                             wpend && w0_req_q ? w0_new :
                              w1_q && w1_row == ra_row ? w1_row_q :
                              c1_q ? {NC{1'b0}} : ra_flg;
             assign row_w  = row_q;
@@ -188,18 +218,21 @@ module trc_ptab #(
     endgenerate
 
 `ifdef TRC_ASSERT
-    // The write at an ld goes to the entry read at the ld before: row_q's.
-    reg [SK-1:0] ra1_q;
+    // The write at an ld goes to the entry presented two lds before (the
+    // writer's).
+    reg [SK-1:0] rc_q;
     always @(posedge clk) begin
         if (ld)
-            ra1_q <= ra_q;
+            rc_q <= rb_q;
         if (!rst && ld && wpend)
-            assert (waddr == ra1_q) else $error("%m: write to an entry not read");
+            assert (waddr == rc_q) else $error("%m: write to an entry not read");
     end
 `endif
     assign rraw   = raw_q;
     assign rfwd   = fwd_q;
     assign rhit   = hit_q;
+    assign phit   = phit_q;
+    assign pdata  = w1_data_q;
 
 endmodule
 

@@ -5,15 +5,18 @@
 // the module that does its job:
 //   context     trc_stkctx: the shadow call stack, the previous keys and
 //               the table addresses; the context tables (trc_ptab) read
-//   prediction  trc_stkpred: the record against its entries, their update
+//   table       trc_stkpred: the entries out of the tables, the record
+//               against them as the writes up to two records ahead left them
+//   prediction  trc_stkpred: the same against the write of the record
+//               ahead, the entries' update
 //   symbol      trc_stksym: ranks, prefix, payload, dictionaries
 //   sum         trc_stksym: where the rank code and the prefix start
 //   length      trc_stksym: rank code and prefix over the payload, lengths
 //   assembly    here: the dictionary fields under it
 //   output      trc_piece: a record longer than MAXLEN leaves in two pieces
 // The delta's timestamp code comes from trc_tscode, which the record meets
-// as it enters the context stage and whose three stages end with the
-// symbol stage.
+// as it enters the table stage and whose three stages end with the symbol
+// stage.
 // Parameters: NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, INFO_W, LANE_W, EW
 //   as in trc_coder;
 //   MODE   - 1 stack mode, 2 stack mode 2
@@ -92,50 +95,55 @@ module trc_stkcoder #(
     // ---- context stage
     wire [SK-1:0]    raddr;
     wire [SOW-1:0]   raddr_o;
-    wire             pr_valid, pr_xtop, pr_pk, pr_eq_ok, pr_up_ok, pr_dn_ok;
-    wire [INFO_W:0]  pr_rec;
-    wire [SK-1:0]    pr_idx;
-    wire [SOW-1:0]   pr_oidx;
-    wire [LW-1:0]    pr_dlen;
-    wire [KBW-1:0]   pr_dlen3;
-    wire [PDW-1:0]   pr_d0, pr_dm1, pr_dp1;
+    wire             tb_valid, tb_xtop, tb_pk, tb_eq_ok, tb_up_ok, tb_dn_ok;
+    wire [INFO_W:0]  tb_rec, pr_rec;
+    wire [SK-1:0]    tb_idx;
+    wire [SOW-1:0]   tb_oidx;
+    wire [LW-1:0]    tb_dlen;
+    wire [KBW-1:0]   tb_dlen3;
+    wire [PDW-1:0]   tb_d0, tb_dm1, tb_dp1;
+    wire [NT-1:0]    ct_delta;
     trc_stkctx #(
         .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
         .SK(SK), .SD(SD), .SO(SOE), .PDW(PDW), .KBW(KBW)
     ) u_ctx (
         .clk(clk), .rst(rst), .adv(adv_s), .s_rec(s_rec), .s_valid(s_valid),
-        .raddr(raddr), .raddr_o(raddr_o),
-        .pr_valid(pr_valid), .pr_rec(pr_rec), .pr_xtop(pr_xtop), .pr_pk(pr_pk),
-        .pr_idx(pr_idx), .pr_oidx(pr_oidx), .pr_dlen(pr_dlen), .pr_dlen3(pr_dlen3),
-        .pr_eq_ok(pr_eq_ok), .pr_up_ok(pr_up_ok), .pr_dn_ok(pr_dn_ok),
-        .pr_d0(pr_d0), .pr_dm1(pr_dm1), .pr_dp1(pr_dp1)
+        .raddr(raddr), .raddr_o(raddr_o), .ct_delta(ct_delta),
+        .tb_valid(tb_valid), .tb_rec(tb_rec), .tb_xtop(tb_xtop), .tb_pk(tb_pk),
+        .tb_idx(tb_idx), .tb_oidx(tb_oidx), .tb_dlen(tb_dlen), .tb_dlen3(tb_dlen3),
+        .tb_eq_ok(tb_eq_ok), .tb_up_ok(tb_up_ok), .tb_dn_ok(tb_dn_ok),
+        .tb_d0(tb_d0), .tb_dm1(tb_dm1), .tb_dp1(tb_dp1)
     );
 
-    // ---- context tables: read in the context stage, used and written in
-    // the prediction stage
-    wire [TW-1:0]  e_raw, e_fwd, e_new;
-    wire [OTW-1:0] o_raw, o_fwd, o_new;
-    wire           e_hit, e_ok, o_hit, o_ok, e_wr, o_wr, t_clr;
+    // ---- context tables: read in the context stage, out in the table
+    // stage, used and written in the prediction stage
+    wire [TW-1:0]  e_raw, e_fwd, e_new, e_pdata;
+    wire [OTW-1:0] o_raw, o_fwd, o_new, o_pdata;
+    wire           e_hit, e_ok, o_hit, o_ok, e_wr, o_wr, t_clr, e_phit, o_phit;
     wire [SK-1:0]  waddr;
     wire [SOW-1:0] waddr_o;
     // (from 2048 entries on, the valid flags take a block RAM, not LUT RAM)
     trc_ptab #(.SK(SK), .W(TW), .FLAGS_BRAM(SK >= 11 ? 1 : 0)) u_tab (
         .clk(clk), .rst(rst), .raddr(raddr), .ld(adv_s), .wpend(e_wr), .cpend(t_clr),
         .waddr(waddr), .wdata(e_new),
-        .rraw(e_raw), .rfwd(e_fwd), .rhit(e_hit), .rvalid(e_ok)
+        .rraw(e_raw), .rfwd(e_fwd), .rhit(e_hit), .rvalid(e_ok),
+        .phit(e_phit), .pdata(e_pdata)
     );
     generate
         if (MODE == 2) begin : g_otab
             trc_ptab #(.SK(SO), .W(OTW)) u_otab (
                 .clk(clk), .rst(rst), .raddr(raddr_o), .ld(adv_s), .wpend(o_wr),
                 .cpend(t_clr), .waddr(waddr_o), .wdata(o_new),
-                .rraw(o_raw), .rfwd(o_fwd), .rhit(o_hit), .rvalid(o_ok)
+                .rraw(o_raw), .rfwd(o_fwd), .rhit(o_hit), .rvalid(o_ok),
+                .phit(o_phit), .pdata(o_pdata)
             );
         end else begin : g_no_otab
             assign o_raw = {OTW{1'b0}};
             assign o_fwd = {OTW{1'b0}};
             assign o_hit = 1'b0;
             assign o_ok  = 1'b0;
+            assign o_phit  = 1'b0;
+            assign o_pdata = {OTW{1'b0}};
             wire unused_o = ^{raddr_o, o_wr, waddr_o, o_new};
         end
     endgenerate
@@ -152,13 +160,15 @@ module trc_stkcoder #(
         .SK(SK), .SO(SOE), .PDW(PDW), .KBW(KBW), .LW(LW)
     ) u_pred (
         .clk(clk), .rst(rst), .adv(adv_s),
-        .pr_valid(pr_valid), .pr_rec(pr_rec), .pr_xtop(pr_xtop), .pr_pk(pr_pk),
-        .pr_idx(pr_idx), .pr_oidx(pr_oidx), .pr_dlen(pr_dlen), .pr_dlen3(pr_dlen3),
-        .pr_eq_ok(pr_eq_ok), .pr_up_ok(pr_up_ok), .pr_dn_ok(pr_dn_ok),
-        .pr_d0(pr_d0), .pr_dm1(pr_dm1), .pr_dp1(pr_dp1),
-        .e_raw(e_raw), .e_fwd(e_fwd), .e_hit(e_hit), .e_ok(e_ok), .e_new(e_new), .e_wr(e_wr),
-        .o_raw(o_raw), .o_fwd(o_fwd), .o_hit(o_hit), .o_ok(o_ok), .o_new(o_new), .o_wr(o_wr),
-        .clr(t_clr), .waddr(waddr), .waddr_o(waddr_o),
+        .tb_valid(tb_valid), .tb_rec(tb_rec), .tb_xtop(tb_xtop), .tb_pk(tb_pk),
+        .tb_idx(tb_idx), .tb_oidx(tb_oidx), .tb_dlen(tb_dlen), .tb_dlen3(tb_dlen3),
+        .tb_eq_ok(tb_eq_ok), .tb_up_ok(tb_up_ok), .tb_dn_ok(tb_dn_ok),
+        .tb_d0(tb_d0), .tb_dm1(tb_dm1), .tb_dp1(tb_dp1),
+        .e_raw(e_raw), .e_fwd(e_fwd), .e_hit(e_hit), .e_ok(e_ok), .e_phit(e_phit),
+        .e_pdata(e_pdata), .e_new(e_new), .e_wr(e_wr),
+        .o_raw(o_raw), .o_fwd(o_fwd), .o_hit(o_hit), .o_ok(o_ok), .o_phit(o_phit),
+        .o_pdata(o_pdata), .o_new(o_new), .o_wr(o_wr),
+        .clr(t_clr), .waddr(waddr), .waddr_o(waddr_o), .pr_rec(pr_rec),
         .sy_valid(sy_valid), .sy_rec(sy_rec), .sy_pk(sy_pk), .sy_pred(sy_pred),
         .sy_xtop(sy_xtop), .sy_sym(sy_sym), .sy_j(sy_j), .sy_m(sy_m), .sy_eh(sy_eh),
         .sy_em(sy_em), .sy_split(sy_split), .sy_nearo(sy_nearo), .sy_ndn(sy_ndn),
@@ -166,12 +176,12 @@ module trc_stkcoder #(
     );
 
     // ---- the timestamp code of the delta, three stages from the record's
-    // entry into the context stage: ready in the symbol stage
+    // entry into the table stage: ready in the symbol stage
     wire [TSW-1:0] ts_code;
     wire [LW:0]    ts_len;
     wire [NT-1:0]  ts_mant;
     trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(LW + 1)) u_ts (
-        .clk(clk), .adv(adv_s), .delta(s_rec[INFO_W +: NT]), .pfx_en(1'b0), .pfx(1'b0),
+        .clk(clk), .adv(adv_s), .delta(ct_delta), .pfx_en(1'b0), .pfx(1'b0),
         .code(ts_code), .len(ts_len), .mant(ts_mant)
     );
 

@@ -2,7 +2,7 @@
 // 4.7, 4.8). A record waits here beside the shadow call stack and the
 // previous function key while its context table entries are read (the
 // table addresses go out one stage ahead of the record that uses them); as
-// it leaves, it loads the prediction stage's registers with itself, the
+// it leaves, it loads the table stage's registers with itself, the
 // exit-of-top test and what its delta alone decides. A record's table index
 // depends on the stack and the previous keys only, never on table contents,
 // so the one loop here is: the context record -> its push or pop -> the
@@ -42,19 +42,22 @@ module trc_stkctx #(
     // ---- table reads: on adv, the entries of the record entering here
     output wire [SK-1:0]      raddr,
     output wire [SOW-1:0]     raddr_o,
-    // ---- the prediction stage's registers (loaded on adv)
-    output reg                pr_valid,
-    output reg  [INFO_W:0]    pr_rec,    // {os, info}
-    output reg                pr_xtop,   // an exit of the top of the stack
-    output reg                pr_pk,     // stack mode 2: the raw record before was OS
-    output reg  [SK-1:0]      pr_idx,    // its function context index
-    output reg  [SOW-1:0]     pr_oidx,   // its OS context index
-    output reg  [LW-1:0]      pr_dlen,   // bit length of its delta
-    output reg  [KBW-1:0]     pr_dlen3,  // dlen + 3
+    // ---- the context record's delta (for trc_tscode)
+    output wire [NT-1:0]      ct_delta,
+    // ---- the table stage's registers (loaded on adv): the record while
+    // its entries come out of the tables
+    output reg                tb_valid,
+    output reg  [INFO_W:0]    tb_rec,    // {os, info}
+    output reg                tb_xtop,   // an exit of the top of the stack
+    output reg                tb_pk,     // stack mode 2: the raw record before was OS
+    output reg  [SK-1:0]      tb_idx,    // its function context index
+    output reg  [SOW-1:0]     tb_oidx,   // its OS context index
+    output reg  [LW-1:0]      tb_dlen,   // bit length of its delta
+    output reg  [KBW-1:0]     tb_dlen3,  // dlen + 3
     // delta == x for x = pd, pd + 1, pd - 1 (pd < 2^PDW): the low PDW bits
     // of delta, delta - 1, delta + 1 and whether they fit
-    output reg                pr_eq_ok, pr_up_ok, pr_dn_ok,
-    output reg  [PDW-1:0]     pr_d0, pr_dm1, pr_dp1
+    output reg                tb_eq_ok, tb_up_ok, tb_dn_ok,
+    output reg  [PDW-1:0]     tb_d0, tb_dm1, tb_dp1
 );
 
     localparam FW = 1 + FID_W;
@@ -223,30 +226,31 @@ module trc_stkctx #(
     wire [DW-1:0] ct_dm1 = ct_dx - 1'b1;
     wire [DW-1:0] ct_dp1 = ct_dx + 1'b1;
 
-    // ---- the prediction stage's registers (datapath not reset, valid is)
+    // ---- the table stage's registers (datapath not reset, valid is)
     always @(posedge clk) begin
         if (adv) begin
-            pr_rec   <= {!ct_fn, ct_info};
-            pr_xtop  <= ct_fn && ct_exit && xt_q;
-            pr_pk    <= ct_pk;
-            pr_idx   <= idx_q;
-            pr_oidx  <= oidx_q;
-            pr_dlen  <= ct_dlen;
-            pr_dlen3 <= {{(KBW-LW){1'b0}}, ct_dlen} + {{(KBW-2){1'b0}}, 2'd3};
-            pr_eq_ok <= ct_dx[DW-1:PDW] == {(DW-PDW){1'b0}};
-            pr_up_ok <= ct_dm1[DW-1:PDW] == {(DW-PDW){1'b0}} && ct_dx != {DW{1'b0}};
-            pr_dn_ok <= ct_dp1[DW-1:PDW] == {(DW-PDW){1'b0}};
-            pr_d0    <= ct_dx[PDW-1:0];
-            pr_dm1   <= ct_dm1[PDW-1:0];
-            pr_dp1   <= ct_dp1[PDW-1:0];
+            tb_rec   <= {!ct_fn, ct_info};
+            tb_xtop  <= ct_fn && ct_exit && xt_q;
+            tb_pk    <= ct_pk;
+            tb_idx   <= idx_q;
+            tb_oidx  <= oidx_q;
+            tb_dlen  <= ct_dlen;
+            tb_dlen3 <= {{(KBW-LW){1'b0}}, ct_dlen} + {{(KBW-2){1'b0}}, 2'd3};
+            tb_eq_ok <= ct_dx[DW-1:PDW] == {(DW-PDW){1'b0}};
+            tb_up_ok <= ct_dm1[DW-1:PDW] == {(DW-PDW){1'b0}} && ct_dx != {DW{1'b0}};
+            tb_dn_ok <= ct_dp1[DW-1:PDW] == {(DW-PDW){1'b0}};
+            tb_d0    <= ct_dx[PDW-1:0];
+            tb_dm1   <= ct_dm1[PDW-1:0];
+            tb_dp1   <= ct_dp1[PDW-1:0];
         end
         if (rst)
-            pr_valid <= 1'b0;
+            tb_valid <= 1'b0;
         else if (adv)
-            pr_valid <= ct_valid;
+            tb_valid <= ct_valid;
     end
 
-    wire unused = ^{ct_sync, ct_rec[NT+INFO_W-1:INFO_W]};
+    assign ct_delta = ct_rec[INFO_W +: NT];
+    wire unused = ct_sync;
 
 endmodule
 

@@ -34,30 +34,38 @@ module trc_stkpred #(
     input  wire               clk,
     input  wire               rst,
     input  wire               adv,
-    // ---- the record (trc_stkctx's pr_* registers)
-    input  wire               pr_valid,
-    input  wire [INFO_W:0]    pr_rec,
-    input  wire               pr_xtop,
-    input  wire               pr_pk,
-    input  wire [SK-1:0]      pr_idx,
-    input  wire [SOW-1:0]     pr_oidx,
-    input  wire [LW-1:0]      pr_dlen,
-    input  wire [KBW-1:0]     pr_dlen3,
-    input  wire               pr_eq_ok, pr_up_ok, pr_dn_ok,
-    input  wire [PDW-1:0]     pr_d0, pr_dm1, pr_dp1,
-    // ---- its function context entry (trc_ptab) and the update
+    // ---- the record in the table stage (trc_stkctx's tb_* registers)
+    input  wire               tb_valid,
+    input  wire [INFO_W:0]    tb_rec,
+    input  wire               tb_xtop,
+    input  wire               tb_pk,
+    input  wire [SK-1:0]      tb_idx,
+    input  wire [SOW-1:0]     tb_oidx,
+    input  wire [LW-1:0]      tb_dlen,
+    input  wire [KBW-1:0]     tb_dlen3,
+    input  wire               tb_eq_ok, tb_up_ok, tb_dn_ok,
+    input  wire [PDW-1:0]     tb_d0, tb_dm1, tb_dp1,
+    // ---- its function context entry (trc_ptab): in the table stage as
+    // the writes up to the record ahead's predecessor left it, in the
+    // prediction stage the record ahead's write (e_phit, e_pdata); the update
     input  wire [TW-1:0]      e_raw, e_fwd,
     input  wire               e_hit, e_ok,
+    input  wire               e_phit,
+    input  wire [TW-1:0]      e_pdata,
     output wire [TW-1:0]      e_new,
     output wire               e_wr,     // a write of e_new at pr_idx
     // ---- stack mode 2: its OS context entry and the update
     input  wire [OTW-1:0]     o_raw, o_fwd,
     input  wire               o_hit, o_ok,
+    input  wire               o_phit,
+    input  wire [OTW-1:0]     o_pdata,
     output wire [OTW-1:0]     o_new,
     output wire               o_wr,
     output wire               clr,      // a SYNC: clear the tables
     output wire [SK-1:0]      waddr,
     output wire [SOW-1:0]     waddr_o,
+    // ---- the prediction stage's record (its keys enter the dictionaries)
+    output reg  [INFO_W:0]    pr_rec,
     // ---- the symbol stage's registers (loaded on adv)
     output reg                sy_valid,
     output reg  [INFO_W:0]    sy_rec,
@@ -80,38 +88,79 @@ module trc_stkpred #(
     localparam [TYPE_W-1:0] T_SYNC = `TRC_T_SYNC(TYPE_W);
     localparam [PDW-1:0] PD_MAX = {PDW{1'b1}};
 
+    // ---- the prediction stage's record (datapath not reset, valid is)
+    reg               pr_valid, pr_xtop, pr_pk;
+    reg  [SK-1:0]     pr_idx;
+    reg  [SOW-1:0]    pr_oidx;
+    reg  [LW-1:0]     pr_dlen;
+    reg               pr_eq_ok;
+    reg  [PDW-1:0]    pr_d0;
+    localparam RB = 3 + 3 * PDW + KBW + LW;   // what cand_of needs of a record
+    wire [RB-1:0] tb_r = {tb_eq_ok, tb_up_ok, tb_dn_ok, tb_d0, tb_dm1, tb_dp1, tb_dlen3,
+                          tb_dlen};
+    reg  [RB-1:0] pr_r;
+    always @(posedge clk) begin
+        if (adv) begin
+            pr_rec   <= tb_rec;
+            pr_xtop  <= tb_xtop;
+            pr_pk    <= tb_pk;
+            pr_idx   <= tb_idx;
+            pr_oidx  <= tb_oidx;
+            pr_dlen  <= tb_dlen;
+            pr_eq_ok <= tb_eq_ok;
+            pr_d0    <= tb_d0;
+            pr_r     <= tb_r;
+        end
+        if (rst)
+            pr_valid <= 1'b0;
+        else if (adv)
+            pr_valid <= tb_valid;
+    end
+
     wire              os   = pr_rec[INFO_W];
     wire              fn   = !os;
     wire [INFO_W-1:0] info = pr_rec[INFO_W-1:0];
     wire [FW-1:0]     fkey = info[FW-1:0];
     wire [OV-1:0]     oev  = info[OV-1:0];
     wire is_sync = os && info[VAL_W +: TYPE_W] == T_SYNC;
-    wire [KBW-1:0] dlen_k = {{(KBW-LW){1'b0}}, pr_dlen};
+    wire              tb_os   = tb_rec[INFO_W];
+    wire [FW-1:0]     tb_fkey = tb_rec[FW-1:0];
+    wire [OV-1:0]     tb_oev  = tb_rec[OV-1:0];
 
-    // Per candidate (zero, the RAM's word, the forwarded write) of each
-    // table: the key compare, and the delta: == pd, - 1 == pd, + 1 == pd
-    // (the sides that do not depend on the entry come from trc_stkctx);
-    // j = dlen - kb, L(j) <=> jp3 = j + 3 in 0..7; kb after this record, one
-    // step toward dlen (one compare selecting among kb - 1, kb + 1 and kb,
-    // made in parallel). Each table's entry update depends on its own
-    // candidates only: the record's kind selects between the tables after
-    // that, for the symbol stage.
+    // Per candidate entry of each table: the key compare, and the delta:
+    // == pd, - 1 == pd, + 1 == pd (the sides that do not depend on the entry
+    // come from trc_stkctx); j = dlen - kb, L(j) <=> jp3 = j + 3 in 0..7; kb
+    // after this record, one step toward dlen (one compare selecting among
+    // kb - 1, kb + 1 and kb, made in parallel). The candidates come in two
+    // steps. In the table stage: zero (an invalid entry) and the RAM's word
+    // or a forwarded write (the forwarding hit selecting last) into
+    // registers, the valid flag (invalid too if the record ahead clears the
+    // tables) into one of its own. In the prediction stage: one of those,
+    // or the record ahead's write to the same entry, which is the one loop
+    // that must close in a clock. Each table's entry update depends on its
+    // own candidates only: the record's kind selects between the tables
+    // after that, for the symbol stage.
     localparam DWID = PDW + KBW + 1;
     localparam CW = 1 + 2 + 2 + 3 + KBW + 1 + 1 + 2;
-    function automatic [CW-1:0] cand_of(input kpred, input [DWID-1:0] dent, input [1:0] mh);
-        reg [PDW-1:0] r_pd;
-        reg [KBW-1:0] r_kb, kb_upd;
+    function automatic [CW-1:0] cand_of(input [RB-1:0] r, input kpred, input [DWID-1:0] dent,
+                                        input [1:0] mh);
+        reg           r_eq_ok, r_up_ok, r_dn_ok;
+        reg [PDW-1:0] r_d0, r_dm1, r_dp1, r_pd;
+        reg [KBW-1:0] r_dlen3, r_kb, kb_upd, dlen_k;
+        reg [LW-1:0]  r_dlen;
         reg           eq, near_up, near_dn, in_l;
         reg [7:0]     jp3;
         reg [1:0]     sym;
         begin
+            {r_eq_ok, r_up_ok, r_dn_ok, r_d0, r_dm1, r_dp1, r_dlen3, r_dlen} = r;
+            dlen_k  = {{(KBW-LW){1'b0}}, r_dlen};
             r_pd    = dent[KBW+1 +: PDW];
             r_kb    = dent[1 +: KBW];
-            eq      = pr_eq_ok && pr_d0 == r_pd;
-            near_up = pr_up_ok && pr_dm1 == r_pd;
-            near_dn = pr_dn_ok && pr_dp1 == r_pd;
-            jp3     = {2'b00, pr_dlen3} - {2'b00, r_kb};
-            in_l    = pr_dlen != {LW{1'b0}} && jp3[7:3] == 5'd0;
+            eq      = r_eq_ok && r_d0 == r_pd;
+            near_up = r_up_ok && r_dm1 == r_pd;
+            near_dn = r_dn_ok && r_dp1 == r_pd;
+            jp3     = {2'b00, r_dlen3} - {2'b00, r_kb};
+            in_l    = r_dlen != {LW{1'b0}} && jp3[7:3] == 5'd0;
             sym     = eq ? 2'd0 : (near_up || near_dn) ? 2'd1 : in_l ? 2'd2 : 2'd3;
             kb_upd  = dlen_k < r_kb ? r_kb - 1'b1 : dlen_k != r_kb ? r_kb + 1'b1 : r_kb;
             cand_of = {kpred, near_up, near_dn, sym, jp3[2:0], kb_upd,
@@ -119,24 +168,49 @@ module trc_stkpred #(
         end
     endfunction
     localparam [DWID-1:0] DZ = {DWID{1'b0}};
-    wire [CW-1:0] ec0 = cand_of(fn && fkey == {FW{1'b0}}, DZ, 2'b00);
-    wire [CW-1:0] ec1 = cand_of(fn && fkey == e_raw[TW-1 -: FW], e_raw[TW-1-FW -: DWID],
-                                e_raw[1:0]);
-    wire [CW-1:0] ec2 = cand_of(fn && fkey == e_fwd[TW-1 -: FW], e_fwd[TW-1-FW -: DWID],
-                                e_fwd[1:0]);
-    wire [CW-1:0] esel = !e_ok ? ec0 : e_hit ? ec2 : ec1;
+    wire          tb_fn = !tb_os;
+    wire [CW-1:0] ec0 = cand_of(tb_r, tb_fn && tb_fkey == {FW{1'b0}}, DZ, 2'b00);
+    wire [CW-1:0] ec1 = cand_of(tb_r, tb_fn && tb_fkey == e_raw[TW-1 -: FW],
+                                e_raw[TW-1-FW -: DWID], e_raw[1:0]);
+    wire [CW-1:0] ec2 = cand_of(tb_r, tb_fn && tb_fkey == e_fwd[TW-1 -: FW],
+                                e_fwd[TW-1-FW -: DWID], e_fwd[1:0]);
+    wire [CW-1:0] ecp = cand_of(pr_r, fn && fkey == e_pdata[TW-1 -: FW],
+                                e_pdata[TW-1-FW -: DWID], e_pdata[1:0]);
+    // (the valid flag goes into a register of its own: its lookup in the
+    // flags row is the table stage's slowest signal)
+    reg  [CW-1:0] ec0_q, ecw_q;
+    reg           eok_q;
+    always @(posedge clk)
+        if (adv) begin
+            ec0_q <= ec0;
+            ecw_q <= e_hit ? ec2 : ec1;
+            eok_q <= e_ok && !clr;
+        end
+    wire [CW-1:0] esel = e_phit ? ecp : eok_q ? ecw_q : ec0_q;
     wire [CW-1:0] osel, dsel;
     generate
         if (SO > 0) begin : g_ocand
-            wire [CW-1:0] oc0 = cand_of(os && oev == {OV{1'b0}}, DZ, 2'b00);
-            wire [CW-1:0] oc1 = cand_of(os && oev == o_raw[OTW-1 -: OV], o_raw[DWID-1:0], 2'b00);
-            wire [CW-1:0] oc2 = cand_of(os && oev == o_fwd[OTW-1 -: OV], o_fwd[DWID-1:0], 2'b00);
-            assign osel = !o_ok ? oc0 : o_hit ? oc2 : oc1;
+            wire [CW-1:0] oc0 = cand_of(tb_r, tb_os && tb_oev == {OV{1'b0}}, DZ, 2'b00);
+            wire [CW-1:0] oc1 = cand_of(tb_r, tb_os && tb_oev == o_raw[OTW-1 -: OV],
+                                        o_raw[DWID-1:0], 2'b00);
+            wire [CW-1:0] oc2 = cand_of(tb_r, tb_os && tb_oev == o_fwd[OTW-1 -: OV],
+                                        o_fwd[DWID-1:0], 2'b00);
+            wire [CW-1:0] ocp = cand_of(pr_r, os && oev == o_pdata[OTW-1 -: OV],
+                                        o_pdata[DWID-1:0], 2'b00);
+            reg  [CW-1:0] oc0_q, ocw_q;
+            reg           ook_q;
+            always @(posedge clk)
+                if (adv) begin
+                    oc0_q <= oc0;
+                    ocw_q <= o_hit ? oc2 : oc1;
+                    ook_q <= o_ok && !clr;
+                end
+            assign osel = o_phit ? ocp : ook_q ? ocw_q : oc0_q;
             assign dsel = fn ? esel : osel;
         end else begin : g_no_ocand
             assign osel = {CW{1'b0}};
             assign dsel = esel;
-            wire unused_o = ^{o_raw, o_fwd, o_hit, o_ok};
+            wire unused_o = ^{o_raw, o_fwd, o_hit, o_ok, o_phit, o_pdata, tb_oev};
         end
     endgenerate
     wire           fpred   = esel[CW-1];
