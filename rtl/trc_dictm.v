@@ -77,7 +77,13 @@ module trc_dictm #(
     localparam NW = N * W;
     reg  [NB*NW-1:0] ent_q;         // bank b at [b*NW +: NW]
     wire [NW-1:0]    ent_init;
-    wire [NW-1:0]    ent_c = NB == 1 ? ent_q[0 +: NW] : ent_q[bank_in*NW +: NW];
+    reg  [NW-1:0]    ent_c;         // the entries of bank_in: an AND-OR
+    integer j;                      // select (an indexed part select would
+    always @* begin                 // be a shifter by bank_in * NW)
+        ent_c = {NW{1'b0}};
+        for (j = 0; j < NB; j = j + 1)
+            ent_c = ent_c | ({NW{NB == 1 || bank_in == j[BW-1:0]}} & ent_q[j*NW +: NW]);
+    end
     // ---- the records after stage K: its change, stored value and SYNC
     reg  [N-1:0]   c_q, c2_q;       // entry changed by the record 1 / 2 past K
     // ---- banks: the record's bank per stage, and the changes of the
@@ -170,7 +176,13 @@ module trc_dictm #(
     // stage A's record (entering K) takes the pointer after stage K's record
     // when of the same bank, else its bank's register (after a SYNC, the
     // reset value)
-    wire [N-1:0] wp_a    = sk_q || NB == 1 ? WP_RST : wpb_q[ba_q*N +: N];
+    reg  [N-1:0] wpb_a;             // stage A's bank's register (AND-OR)
+    always @* begin
+        wpb_a = {N{1'b0}};
+        for (j = 0; j < NB; j = j + 1)
+            wpb_a = wpb_a | ({N{ba_q == j[BW-1:0]}} & wpb_q[j*N +: N]);
+    end
+    wire [N-1:0] wp_a    = sk_q || NB == 1 ? WP_RST : wpb_a;
     wire [N-1:0] wp_d    = none ? (s1 ? wp_move : wp_a) : (s1 ? wp_stay : wp_a);
     wire         st_a    = ua_q && !sa_q;    // stage A's record stores a miss
     wire [N-1:0] wpu_d   = wp_d & {N{st_a}};
