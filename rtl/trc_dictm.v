@@ -75,15 +75,10 @@ module trc_dictm #(
     // clear a clock later, and until then every compare takes the reset
     // values.
     localparam NW = N * W;
-    reg  [NB*NW-1:0] ent_q;         // bank b at [b*NW +: NW]
     wire [NW-1:0]    ent_init;
-    reg  [NW-1:0]    ent_c;         // the entries of bank_in: an AND-OR
-    integer j;                      // select (an indexed part select would
-    always @* begin                 // be a shifter by bank_in * NW)
-        ent_c = {NW{1'b0}};
-        for (j = 0; j < NB; j = j + 1)
-            ent_c = ent_c | ({NW{NB == 1 || bank_in == j[BW-1:0]}} & ent_q[j*NW +: NW]);
-    end
+    wire [NW-1:0]    ent_c;         // the entries of bank_in, as stored ...
+    wire [N-1:0]     vld_c;         // ... and which of them hold a key (the
+                                    // others are at their reset values)
     // ---- the records after stage K: its change, stored value and SYNC
     reg  [N-1:0]   c_q, c2_q;       // entry changed by the record 1 / 2 past K
     // ---- banks: the record's bank per stage, and the changes of the
@@ -176,6 +171,7 @@ module trc_dictm #(
     // stage A's record (entering K) takes the pointer after stage K's record
     // when of the same bank, else its bank's register (after a SYNC, the
     // reset value)
+    integer j;
     reg  [N-1:0] wpb_a;             // stage A's bank's register (AND-OR)
     always @* begin
         wpb_a = {N{1'b0}};
@@ -196,7 +192,10 @@ module trc_dictm #(
     wire [N-1:0] rawh_d, rawl_d, rid_d;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_cmp
-            assign {rawh_d[g], rawl_d[g]} = eq2(key_in, ent_c[g*W +: W]);
+            // (an entry at its reset value is compared with that, a
+            // constant, and the compares select: no select on the entries)
+            assign {rawh_d[g], rawl_d[g]} = vld_c[g] ? eq2(key_in, ent_c[g*W +: W])
+                                                     : eq2(key_in, ent_init[g*W +: W]);
             assign rid_d[g] = (key_in & LND) == ent_init[g*W +: W];
         end
     endgenerate
@@ -308,19 +307,52 @@ module trc_dictm #(
         end
     end
 
-    // A pending write repeats while the stages hold: the same value. The
-    // record 1 past K writes its own bank; a SYNC clears every bank.
-    genvar h;
+    // ---- the entries. A pending write repeats while the stages hold: the
+    // same value. The record 1 past K writes its own bank; a SYNC clears
+    // every bank.
     generate
-        for (h = 0; h < NB; h = h + 1) begin : g_bank
-            wire [BW-1:0] hb = h;
+        if (NB == 1) begin : g_reg
+            // one bank: registers, cleared to the reset values
+            reg [NW-1:0] ent_q;
             for (g = 0; g < N; g = g + 1) begin : g_ent
                 always @(posedge clk) begin
                     if (clr_q)
-                        ent_q[h*NW + g*W +: W] <= ent_init[g*W +: W];
-                    else if (c_q[g] && (NB == 1 || bk1_q == hb))
-                        ent_q[h*NW + g*W +: W] <= ks_q;
+                        ent_q[g*W +: W] <= ent_init[g*W +: W];
+                    else if (c_q[g])
+                        ent_q[g*W +: W] <= ks_q;
                 end
+            end
+            assign ent_c = ent_q;
+            assign vld_c = {N{1'b1}};
+        end else begin : g_ram
+            // several banks: entry g of every bank in one small RAM, written
+            // at the bank of the record 1 past K and read (asynchronously)
+            // at bank_in: LUT RAM where the device has it (ECP5: TRELLIS_
+            // DPR16X4), registers and a select elsewhere (iCE40). A RAM is
+            // not cleared at once, so a flag per bank and entry says that it
+            // holds a stored key; without it the entry reads as its reset
+            // value. A SYNC (and reset, which sets clr_q) clears the flags.
+            reg  [NB*N-1:0] vld_q;          // bank b, entry g at [b*N + g]
+            reg  [N-1:0]    vld_b;          // the flags of bank_in
+            always @* begin
+                vld_b = {N{1'b0}};
+                for (j = 0; j < NB; j = j + 1)
+                    vld_b = vld_b | ({N{bank_in == j[BW-1:0]}} & vld_q[j*N +: N]);
+            end
+            assign vld_c = vld_b;
+            always @(posedge clk) begin
+                for (j = 0; j < NB; j = j + 1)
+                    if (clr_q)
+                        vld_q[j*N +: N] <= {N{1'b0}};
+                    else if (bk1_q == j[BW-1:0])
+                        vld_q[j*N +: N] <= vld_q[j*N +: N] | c_q;
+            end
+            for (g = 0; g < N; g = g + 1) begin : g_ent
+                reg [W-1:0] mem [0:NB-1];
+                always @(posedge clk)
+                    if (c_q[g] && !clr_q)
+                        mem[bk1_q] <= ks_q;
+                assign ent_c[g*W +: W] = mem[bank_in];
             end
         end
     endgenerate

@@ -11,8 +11,8 @@
 # their deep shared logic as uninterpreted functions):
 #   - the packer's properties and the tracked stream bit (OUT_W 8 and 16):
 #     BMC to PK_DEPTH;
-#   - the dictionary (FLIP 0 and 1) against the format's reference: BMC to
-#     DM_DEPTH;
+#   - the dictionary (FLIP 0 and 1; one bank and two) against the format's
+#     reference: BMC to DM_DEPTH;
 #   - the cover statements of both (-DCOVER): each reached, within 14 steps
 #     (yosys-smtbmc -c).
 # Prints "ok NAME" / "not ok NAME" with the time each took.
@@ -70,16 +70,19 @@ for w in 8 16; do
     echo "not ok formal trc_packer OUT_W $w: yosys"; sed 's/^/  /' $W/pk$w.smt2.log | head
   fi
 done
+for nb in 1 2; do
 for fl in 0 1; do
-  if smt dictm "-DTRC_ASSERT" $W/dm$fl.smt2 "$FL" "chparam -set FLIP $fl trc_dictm_prop;" &&
-     smt dictm "-DTRC_ASSERT -DCOVER" $W/dm${fl}_cov.smt2 "$FL" \
-       "chparam -set FLIP $fl trc_dictm_prop;"
+  P="chparam -set FLIP $fl -set NB $nb trc_dictm_prop;"
+  if smt dictm "-DTRC_ASSERT" $W/dm$fl$nb.smt2 "$FL" "$P" &&
+     smt dictm "-DTRC_ASSERT -DCOVER" $W/dm$fl${nb}_cov.smt2 "$FL" "$P"
   then
-    run "formal trc_dictm FLIP=$fl lookups as format 4.4 (ND 2, W 4): BMC depth $DMD" \
-      $W/dm$fl.smt2 --unroll -t $DMD
-    run "formal trc_dictm FLIP=$fl covers: all reached" $W/dm${fl}_cov.smt2 --unroll -c -t 14
+    run "formal trc_dictm FLIP=$fl NB=$nb lookups as format 4.4 (ND 2, W 4): BMC depth $DMD" \
+      $W/dm$fl$nb.smt2 --unroll -t $DMD
+    run "formal trc_dictm FLIP=$fl NB=$nb covers: all reached" $W/dm$fl${nb}_cov.smt2 \
+      --unroll -c -t 14
   else
-    echo "not ok formal trc_dictm FLIP=$fl: yosys"; sed 's/^/  /' $W/dm$fl.smt2.log | head
+    echo "not ok formal trc_dictm FLIP=$fl NB=$nb: yosys"; sed 's/^/  /' $W/dm$fl$nb.smt2.log | head
   fi
+done
 done
 exit 0
