@@ -30,6 +30,10 @@
 // takes its write pointer from the one before it when that one is of the
 // same bank, else from its bank's register. A SYNC resets every bank. With
 // NB = 1 the flags are constants and the logic is the single dictionary's.
+// The banks' entries are NB-word RAMs, one per entry, read asynchronously
+// at bank_in (LUT RAM on ECP5), with a flag per bank and entry that says it
+// holds a stored key: a SYNC clears the flags, and an entry without one is
+// compared as its reset value.
 // Parameters:
 //   ND   - address bits; 2^ND-1 entries, code all-ones is the escape
 //   W    - key width
