@@ -33,7 +33,9 @@
 // The banks' entries are NB-word RAMs, one per entry, read asynchronously
 // at bank_in (LUT RAM on ECP5), with a flag per bank and entry that says it
 // holds a stored key: a SYNC clears the flags, and an entry without one is
-// compared as its reset value.
+// compared as its reset value. With TRC_ICE40 defined (fpga/flow.py sets
+// it; that device has no LUT RAM) they are registers cleared by a SYNC and
+// a select of bank_in's, as the single dictionary's.
 // Parameters:
 //   ND   - address bits; 2^ND-1 entries, code all-ones is the escape
 //   W    - key width
@@ -79,6 +81,13 @@ module trc_dictm #(
     // clear a clock later, and until then every compare takes the reset
     // values.
     localparam NW = N * W;
+    // the banks in registers (the iCE40 has no LUT RAM: there a RAM would
+    // be registers too, and the stored-key flags cost more than the reset)
+`ifdef TRC_ICE40
+    localparam REGB = 1;
+`else
+    localparam REGB = NB == 1;
+`endif
     wire [NW-1:0]    ent_init;
     wire [NW-1:0]    ent_c;         // the entries of bank_in, as stored ...
     wire [N-1:0]     vld_c;         // ... and which of them hold a key (the
@@ -125,7 +134,7 @@ module trc_dictm #(
                                     // wpu_q = wp_q when a miss stores (uk_q,
                                     // not a SYNC), else 0
 
-    genvar g;
+    genvar g, h;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_init
             wire [ND-1:0] idx = g;
@@ -315,18 +324,29 @@ module trc_dictm #(
     // same value. The record 1 past K writes its own bank; a SYNC clears
     // every bank.
     generate
-        if (NB == 1) begin : g_reg
-            // one bank: registers, cleared to the reset values
-            reg [NW-1:0] ent_q;
-            for (g = 0; g < N; g = g + 1) begin : g_ent
-                always @(posedge clk) begin
-                    if (clr_q)
-                        ent_q[g*W +: W] <= ent_init[g*W +: W];
-                    else if (c_q[g])
-                        ent_q[g*W +: W] <= ks_q;
+        if (REGB) begin : g_reg
+            // one bank, or banks on a device without LUT RAM: registers,
+            // cleared to the reset values, and a select of bank_in's
+            reg [NB*NW-1:0] ent_q;          // bank b at [b*NW +: NW]
+            reg [NW-1:0]    ent_b;
+            always @* begin
+                ent_b = {NW{1'b0}};
+                for (j = 0; j < NB; j = j + 1)
+                    ent_b = ent_b | ({NW{NB == 1 || bank_in == j[BW-1:0]}} &
+                                     ent_q[j*NW +: NW]);
+            end
+            for (h = 0; h < NB; h = h + 1) begin : g_bank
+                wire [BW-1:0] hb = h;
+                for (g = 0; g < N; g = g + 1) begin : g_ent
+                    always @(posedge clk) begin
+                        if (clr_q)
+                            ent_q[h*NW + g*W +: W] <= ent_init[g*W +: W];
+                        else if (c_q[g] && (NB == 1 || bk1_q == hb))
+                            ent_q[h*NW + g*W +: W] <= ks_q;
+                    end
                 end
             end
-            assign ent_c = ent_q;
+            assign ent_c = ent_b;
             assign vld_c = {N{1'b1}};
         end else begin : g_ram
             // several banks: entry g of every bank in one small RAM, written
