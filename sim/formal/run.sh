@@ -11,8 +11,8 @@
 # their deep shared logic as uninterpreted functions):
 #   - the packer's properties and the tracked stream bit (OUT_W 8 and 16):
 #     BMC to PK_DEPTH;
-#   - the dictionary (FLIP 0 and 1; one bank and two) against the format's
-#     reference: BMC to DM_DEPTH;
+#   - the dictionary (FLIP 0 and 1; one bank, two in LUT RAM and two in
+#     registers) against the format's reference: BMC to DM_DEPTH;
 #   - the cover statements of both (-DCOVER): each reached, within 14 steps
 #     (yosys-smtbmc -c).
 # Prints "ok NAME" / "not ok NAME" with the time each took.
@@ -70,18 +70,21 @@ for w in 8 16; do
     echo "not ok formal trc_packer OUT_W $w: yosys"; sed 's/^/  /' $W/pk$w.smt2.log | head
   fi
 done
-for nb in 1 2; do
+# two banks twice: as LUT RAM with stored-key flags, and as registers (the
+# iCE40's form, TRC_ICE40)
+for v in "1 " "2 " "2 -DTRC_ICE40"; do
+nb=${v%% *}; dv=${v#* }; tag=$nb${dv:+ (registers)}
 for fl in 0 1; do
   P="chparam -set FLIP $fl -set NB $nb trc_dictm_prop;"
-  if smt dictm "-DTRC_ASSERT" $W/dm$fl$nb.smt2 "$FL" "$P" &&
-     smt dictm "-DTRC_ASSERT -DCOVER" $W/dm$fl${nb}_cov.smt2 "$FL" "$P"
+  f=$W/dm$fl$nb${dv:+r}
+  if smt dictm "-DTRC_ASSERT $dv" $f.smt2 "$FL" "$P" &&
+     smt dictm "-DTRC_ASSERT -DCOVER $dv" ${f}_cov.smt2 "$FL" "$P"
   then
-    run "formal trc_dictm FLIP=$fl NB=$nb lookups as format 4.4 (ND 2, W 4): BMC depth $DMD" \
-      $W/dm$fl$nb.smt2 --unroll -t $DMD
-    run "formal trc_dictm FLIP=$fl NB=$nb covers: all reached" $W/dm$fl${nb}_cov.smt2 \
-      --unroll -c -t 14
+    run "formal trc_dictm FLIP=$fl NB=$tag lookups as format 4.4 (ND 2, W 4): BMC depth $DMD" \
+      $f.smt2 --unroll -t $DMD
+    run "formal trc_dictm FLIP=$fl NB=$tag covers: all reached" ${f}_cov.smt2 --unroll -c -t 14
   else
-    echo "not ok formal trc_dictm FLIP=$fl NB=$nb: yosys"; sed 's/^/  /' $W/dm$fl$nb.smt2.log | head
+    echo "not ok formal trc_dictm FLIP=$fl NB=$tag: yosys"; sed 's/^/  /' $f.smt2.log | head
   fi
 done
 done
