@@ -30,6 +30,12 @@
 // takes its write pointer from the one before it when that one is of the
 // same bank, else from its bank's register. A SYNC resets every bank. With
 // NB = 1 the flags are constants and the logic is the single dictionary's.
+// The banks' entries are NB-word RAMs, one per entry, read asynchronously
+// at bank_in (LUT RAM on ECP5), with a flag per bank and entry that says it
+// holds a stored key: a SYNC clears the flags, and an entry without one is
+// compared as its reset value. With TRC_ICE40 defined (fpga/flow.py sets
+// it; that device has no LUT RAM) they are registers cleared by a SYNC and
+// a select of bank_in's, as the single dictionary's.
 // Parameters:
 //   ND   - address bits; 2^ND-1 entries, code all-ones is the escape
 //   W    - key width
@@ -85,9 +91,17 @@ module trc_dictm #(
     // clear a clock later, and until then every compare takes the reset
     // values.
     localparam NW = N * W;
-    reg  [NB*NW-1:0] ent_q;         // bank b at [b*NW +: NW]
+    // the banks in registers (the iCE40 has no LUT RAM: there a RAM would
+    // be registers too, and the stored-key flags cost more than the reset)
+`ifdef TRC_ICE40
+    localparam REGB = 1;
+`else
+    localparam REGB = NB == 1;
+`endif
     wire [NW-1:0]    ent_init;
-    wire [NW-1:0]    ent_c = NB == 1 ? ent_q[0 +: NW] : ent_q[bank_in*NW +: NW];
+    wire [NW-1:0]    ent_c;         // the entries of bank_in, as stored ...
+    wire [N-1:0]     vld_c;         // ... and which of them hold a key (the
+                                    // others are at their reset values)
     // ---- the records after stage K: its change, stored value and SYNC
     reg  [N-1:0]   c_q, c2_q;       // entry changed by the record 1 / 2 past K
     // ---- banks: the record's bank per stage, and the changes of the
@@ -130,7 +144,7 @@ module trc_dictm #(
                                     // wpu_q = wp_q when a miss stores (uk_q,
                                     // not a SYNC), else 0
 
-    genvar g;
+    genvar g, h;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_init
             wire [ND-1:0] idx = g;
@@ -180,7 +194,14 @@ module trc_dictm #(
     // stage A's record (entering K) takes the pointer after stage K's record
     // when of the same bank, else its bank's register (after a SYNC, the
     // reset value)
-    wire [N-1:0] wp_a    = sk_q || NB == 1 ? WP_RST : wpb_q[ba_q*N +: N];
+    integer j;
+    reg  [N-1:0] wpb_a;             // stage A's bank's register (AND-OR)
+    always @* begin
+        wpb_a = {N{1'b0}};
+        for (j = 0; j < NB; j = j + 1)
+            wpb_a = wpb_a | ({N{ba_q == j[BW-1:0]}} & wpb_q[j*N +: N]);
+    end
+    wire [N-1:0] wp_a    = sk_q || NB == 1 ? WP_RST : wpb_a;
     wire [N-1:0] wp_d    = none ? (s1 ? wp_move : wp_a) : (s1 ? wp_stay : wp_a);
     wire         st_a    = ua_q && !sa_q;    // stage A's record stores a miss
     wire [N-1:0] wpu_d   = wp_d & {N{st_a}};
@@ -194,7 +215,10 @@ module trc_dictm #(
     wire [N-1:0] rawh_d, rawl_d, rid_d;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_cmp
-            assign {rawh_d[g], rawl_d[g]} = eq2(key_in, ent_c[g*W +: W]);
+            // (an entry at its reset value is compared with that, a
+            // constant, and the compares select: no select on the entries)
+            assign {rawh_d[g], rawl_d[g]} = vld_c[g] ? eq2(key_in, ent_c[g*W +: W])
+                                                     : eq2(key_in, ent_init[g*W +: W]);
             assign rid_d[g] = (key_in & LND) == ent_init[g*W +: W];
         end
     endgenerate
@@ -306,19 +330,63 @@ module trc_dictm #(
         end
     end
 
-    // A pending write repeats while the stages hold: the same value. The
-    // record 1 past K writes its own bank; a SYNC clears every bank.
-    genvar h;
+    // ---- the entries. A pending write repeats while the stages hold: the
+    // same value. The record 1 past K writes its own bank; a SYNC clears
+    // every bank.
     generate
-        for (h = 0; h < NB; h = h + 1) begin : g_bank
-            wire [BW-1:0] hb = h;
-            for (g = 0; g < N; g = g + 1) begin : g_ent
-                always @(posedge clk) begin
-                    if (clr_q)
-                        ent_q[h*NW + g*W +: W] <= ent_init[g*W +: W];
-                    else if (c_q[g] && (NB == 1 || bk1_q == hb))
-                        ent_q[h*NW + g*W +: W] <= ks_q;
+        if (REGB) begin : g_reg
+            // one bank, or banks on a device without LUT RAM: registers,
+            // cleared to the reset values, and a select of bank_in's
+            reg [NB*NW-1:0] ent_q;          // bank b at [b*NW +: NW]
+            reg [NW-1:0]    ent_b;
+            always @* begin
+                ent_b = {NW{1'b0}};
+                for (j = 0; j < NB; j = j + 1)
+                    ent_b = ent_b | ({NW{NB == 1 || bank_in == j[BW-1:0]}} &
+                                     ent_q[j*NW +: NW]);
+            end
+            for (h = 0; h < NB; h = h + 1) begin : g_bank
+                wire [BW-1:0] hb = h;
+                for (g = 0; g < N; g = g + 1) begin : g_ent
+                    always @(posedge clk) begin
+                        if (clr_q)
+                            ent_q[h*NW + g*W +: W] <= ent_init[g*W +: W];
+                        else if (c_q[g] && (NB == 1 || bk1_q == hb))
+                            ent_q[h*NW + g*W +: W] <= ks_q;
+                    end
                 end
+            end
+            assign ent_c = ent_b;
+            assign vld_c = {N{1'b1}};
+        end else begin : g_ram
+            // several banks: entry g of every bank in one small RAM, written
+            // at the bank of the record 1 past K and read (asynchronously)
+            // at bank_in: LUT RAM where the device has it (ECP5: TRELLIS_
+            // DPR16X4), registers and a select elsewhere (iCE40). A RAM is
+            // not cleared at once, so a flag per bank and entry says that it
+            // holds a stored key; without it the entry reads as its reset
+            // value. A SYNC (and reset, which sets clr_q) clears the flags.
+            reg  [NB*N-1:0] vld_q;          // bank b, entry g at [b*N + g]
+            reg  [N-1:0]    vld_b;          // the flags of bank_in
+            always @* begin
+                vld_b = {N{1'b0}};
+                for (j = 0; j < NB; j = j + 1)
+                    vld_b = vld_b | ({N{bank_in == j[BW-1:0]}} & vld_q[j*N +: N]);
+            end
+            assign vld_c = vld_b;
+            always @(posedge clk) begin
+                for (j = 0; j < NB; j = j + 1)
+                    if (clr_q)
+                        vld_q[j*N +: N] <= {N{1'b0}};
+                    else if (bk1_q == j[BW-1:0])
+                        vld_q[j*N +: N] <= vld_q[j*N +: N] | c_q;
+            end
+            for (g = 0; g < N; g = g + 1) begin : g_ent
+                reg [W-1:0] mem [0:NB-1];
+                always @(posedge clk)
+                    if (c_q[g] && !clr_q)
+                        mem[bk1_q] <= ks_q;
+                assign ent_c[g*W +: W] = mem[bank_in];
             end
         end
     endgenerate
@@ -327,17 +395,17 @@ module trc_dictm #(
     // ---- invariants for k-induction (NB = 1): what each stage's registers
     // hold, in terms of the entries the record in stage K sees (eff: the
     // entries with the pending change and SYNC of the record 1 past K,
-    // which reach ent_q a clock after it left K)
+    // which reach the entries a clock after it left K)
     wire [NW-1:0] f_eff;
     wire [N-1:0]  f_mk, f_ma, f_mai, f_ml, f_mli;  // matches: K, A, L keys
     generate
         for (g = 0; g < N; g = g + 1) begin : g_feff
             assign f_eff[g*W +: W] = clr_q ? ent_init[g*W +: W] :
-                                     c_q[g] ? ks_q : ent_q[g*W +: W];
+                                     c_q[g] ? ks_q : ent_c[g*W +: W];
             assign f_mk[g]  = kk_q == f_eff[g*W +: W];
             assign f_ma[g]  = ka_q == f_eff[g*W +: W];
             assign f_mai[g] = ka_q == ent_init[g*W +: W];
-            assign f_ml[g]  = kl_q == ent_q[g*W +: W];
+            assign f_ml[g]  = kl_q == ent_c[g*W +: W];
             assign f_mli[g] = kl_q == ent_init[g*W +: W];
         end
     endgenerate
@@ -368,7 +436,7 @@ module trc_dictm #(
                     assert (eqb_q[fg] == f_ma[fg]);
                 // a SYNC 2 past K has cleared the entries it did not change since
                 if (clr2_q && !clr_q && !c_q[fg])
-                    assert (ent_q[fg*W +: W] == ent_init[fg*W +: W]);
+                    assert (ent_c[fg*W +: W] == ent_init[fg*W +: W]);
             end
             // stage L: the compares with the reset values and the records ahead
             if (ul_q) begin
@@ -381,7 +449,7 @@ module trc_dictm #(
                     // with the entries as they stood: unchanged since where
                     // no record after the one 2 past K changed them
                     if (!clr2_q && !clr_q && !c2_q[fg] && !c_q[fg])
-                        assert ({rawh_q[fg], rawl_q[fg]} == eq2(kl_q, ent_q[fg*W +: W]));
+                        assert ({rawh_q[fg], rawl_q[fg]} == eq2(kl_q, ent_c[fg*W +: W]));
                     // with the value the record 2 past K stored there
                     if (c2_q[fg] && !c_q[fg] && !clr_q)
                         assert ((dh_q[3] && dlo_q[3]) == f_ml[fg]);

@@ -18,8 +18,10 @@
 #       BMC to PK_DEPTH and k-induction depth 3; the tracked stream bit and
 #       the fill level (-DTRACK, OUT_W 8 and 16): BMC to PK_DEPTH, and with
 #       WIDE=1 BMC 3 and k-induction depth 2;
-#       dictionary (FLIP 0 and 1): the lookups against the format's
-#       reference, BMC to DM_DEPTH and k-induction depth 3;
+#       dictionary (FLIP 0 and 1; one bank, two in LUT RAM and two in
+#       registers): the lookups against the format's reference, BMC to
+#       DM_DEPTH; one bank also k-induction depth 3 (the invariants are
+#       written for one bank);
 #   - the cover statements of both (-DCOVER): each reached, within 14 steps
 #     (yosys-smtbmc -c).
 # Prints "ok NAME" / "not ok NAME" with the time each took.
@@ -27,7 +29,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 BMC=${1:-30}; IND=${2:-8}; TRK=${3:-14}; PKD=${4:-7}; DMD=${5:-9}; WIDE=${6:-0}
-KI=3   # k-induction depth of the packer and the dictionary (within PKD, DMD)
+KI=${KI:-3}   # k-induction depth of the packer and the dictionary (within PKD, DMD)
 mkdir -p build
 W=$(mktemp -d build/formal.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -110,19 +112,26 @@ for cfg in $PKW; do
     echo "not ok formal trc_packer $t: yosys"; sed 's/^/  /' $W/pk${w}_trk.smt2.log | head
   fi
 done
+# two banks twice: as LUT RAM with stored-key flags, and as registers (the
+# iCE40's form, TRC_ICE40)
+for v in "1 " "2 " "2 -DTRC_ICE40"; do
+nb=${v%% *}; dv=${v#* }; tag=$nb${dv:+ (registers)}
 for fl in 0 1; do
-  if smt dictm "-DTRC_ASSERT -DTRC_INDUCT" $W/dm$fl.smt2 "$FL" \
-       "chparam -set FLIP $fl trc_dictm_prop;" &&
-     smt dictm "-DTRC_ASSERT -DCOVER" $W/dm${fl}_cov.smt2 "$FL" \
-       "chparam -set FLIP $fl trc_dictm_prop;"
+  P="chparam -set FLIP $fl -set NB $nb trc_dictm_prop;"
+  f=$W/dm$fl$nb${dv:+r}
+  ind=""; [ "$nb" = 1 ] && ind="-DTRC_INDUCT"
+  if smt dictm "-DTRC_ASSERT $ind $dv" $f.smt2 "$FL" "$P" &&
+     smt dictm "-DTRC_ASSERT -DCOVER $dv" ${f}_cov.smt2 "$FL" "$P"
   then
-    run "formal trc_dictm FLIP=$fl lookups as format 4.4 (ND 2, W 4): BMC depth $DMD" \
-      $W/dm$fl.smt2 $UNR -t $DMD
-    run "formal trc_dictm FLIP=$fl lookups: k-induction depth $KI (with BMC: all depths)" \
-      $W/dm$fl.smt2 $UNR -i -t $KI
-    run "formal trc_dictm FLIP=$fl covers: all reached" $W/dm${fl}_cov.smt2 $UNR -c -t 14
+    run "formal trc_dictm FLIP=$fl NB=$tag lookups as format 4.4 (ND 2, W 4): BMC depth $DMD" \
+      $f.smt2 $UNR -t $DMD
+    [ "$nb" = 1 ] && run \
+      "formal trc_dictm FLIP=$fl NB=$tag lookups: k-induction depth $KI (with BMC: all depths)" \
+      $f.smt2 $UNR -i -t $KI
+    run "formal trc_dictm FLIP=$fl NB=$tag covers: all reached" ${f}_cov.smt2 $UNR -c -t 14
   else
-    echo "not ok formal trc_dictm FLIP=$fl: yosys"; sed 's/^/  /' $W/dm$fl.smt2.log | head
+    echo "not ok formal trc_dictm FLIP=$fl NB=$tag: yosys"; sed 's/^/  /' $f.smt2.log | head
   fi
+done
 done
 exit 0
