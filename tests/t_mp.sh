@@ -23,13 +23,13 @@ done
 t "lint verilator trc_mpenc NCPU=7 OUT_W=16" $VL -GNCPU=7 -GOUT_W=16 --top-module trc_mpenc $RTL
 t "lint iverilog -g2005 trc_mpcore" iverilog -g2005 -Wall -P trc_mpcore.NCPU=3 -s trc_mpcore \
   -o "$W/mp.vvp" ${RTL/-I/-I }
-t "lint yosys synth trc_mpcore NCPU=3" yosys -q -p "read_verilog $RTL; \
+t "lint yosys synth trc_mpcore NCPU=3" yosys -q -p "read_verilog -defer $RTL; \
   chparam -set NCPU 3 trc_mpcore; synth -top trc_mpcore; check -assert"
 stops() { # $1 message, then -G settings: Verilator and Yosys stop with it
   local msg=$1; shift
   ! $VL $(printf -- '-G%s ' "$@") --top-module trc_mpcore $RTL > "$W/p.log" 2>&1 &&
   grep -q "$msg" "$W/p.log" &&
-  ! yosys -q -p "read_verilog $RTL; $(printf 'chparam -set %s trc_mpcore; ' "${@/=/ }") \
+  ! yosys -q -p "read_verilog -defer $RTL; $(printf 'chparam -set %s trc_mpcore; ' "${@/=/ }") \
     synth -top trc_mpcore" > "$W/y.log" 2>&1 && grep -q "$msg" "$W/y.log"
 }
 t "param check NCPU=9 stops Verilator and Yosys" stops "NCPU must be 1..8" NCPU=9

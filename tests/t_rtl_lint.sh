@@ -13,7 +13,7 @@ VLT=$(python3 tools/corefiles.py waivers)
 INC=$(python3 tools/corefiles.py --incdirs rtl)
 V_V="-I$INC $RTL"        # Verilator
 I_V="-I $INC $RTL"       # Icarus
-Y_V="-I$INC $RTL"        # Yosys read_verilog
+Y_V="-defer -I$INC $RTL" # Yosys read_verilog (-defer: only the top asked for is elaborated)
 
 declare -A SETS=(
   [paper]="" [nd2]="-GND_F=2 -GND_T=2 -GND_V=2" [nd4]="-GND_F=4 -GND_T=4 -GND_V=4"

@@ -38,7 +38,7 @@ lint_frames() { # SYNC_EVERY: Verilator -Wall, Icarus and Yosys (prep, check) on
   verilator --lint-only -Wall +define+TRC_ASSERT $(python3 tools/corefiles.py waivers) \
     -GSYNC_EVERY=$1 --top-module trc_core -I$INC $RTL &&
   iverilog -g2005 -Wall -P trc_core.SYNC_EVERY=$1 -s trc_core -o $W/c.vvp -I $INC $RTL &&
-  yosys -q -p "read_verilog -I$INC $RTL; chparam -set SYNC_EVERY $1 trc_core;
+  yosys -q -p "read_verilog -defer -I$INC $RTL; chparam -set SYNC_EVERY $1 trc_core;
     prep -top trc_core; check -assert"
 }
 for se in 1 64 4096; do

@@ -24,12 +24,12 @@ t "lint verilator trc_soc_cpu TRACE=0" $VL +define+RISCV_FORMAL -GTRACE=0 \
 t "lint verilator trc_soc MODE=1" $VL +define+RISCV_FORMAL -GMODE=1 --top-module trc_soc $SOC_V
 t "lint iverilog -g2005 trc_rvfi" iverilog -g2005 -Wall -s trc_rvfi -o "$W/rvfi.vvp" \
   ${RTL/-I/-I }
-t "lint yosys prep trc_rvfi" yosys -q -p "read_verilog $RTL; \
+t "lint yosys prep trc_rvfi" yosys -q -p "read_verilog -defer $RTL; \
   prep -top trc_rvfi; check -assert"
 stops() { # the parameter check stops Verilator and Yosys
   ! $VL -GSD_AW=9 --top-module trc_rvfi $RTL > "$W/p.log" 2>&1 &&
   grep -q "SD_AW must be" "$W/p.log" &&
-  ! yosys -q -p "read_verilog $RTL; chparam -set SD_AW 9 trc_rvfi; \
+  ! yosys -q -p "read_verilog -defer $RTL; chparam -set SD_AW 9 trc_rvfi; \
     prep -top trc_rvfi" > "$W/y.log" 2>&1 && grep -q "SD_AW must be" "$W/y.log"
 }
 t "trc_rvfi SD_AW=9 stops Verilator and Yosys" stops
