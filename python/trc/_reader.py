@@ -414,21 +414,30 @@ class Reader:
         self._st = ffi.addressof(dec, "st")
         out = np.empty(self._chunk, RAW_DTYPE)
         outp = ffi.cast("trc_record *", out.ctypes.data)
+        yield from self._decode_loop(
+            out, lambda src, used, n: lib.trc_decode(
+                dec, src, self._avail(), used, outp, self._chunk, n, int(self._eof)),
+            lambda: lib.trc_decoder_bit_offset(dec))
+
+    def _decode_loop(self, out, decode, bit_offset, cpu=None):
+        """Feeds the buffered input to decode(src, used, n) a block at a
+        time and yields each chunk of records (their CPUs, when given, kept
+        in _cpu); a decoder error raises with its place."""
         used = ffi.new("size_t *")
         n = ffi.new("size_t *")
         while True:
             if self._avail() < _BLOCK // 2:
                 self._fill(_BLOCK)
             with ffi.from_buffer(self._buf) as src:
-                e = lib.trc_decode(dec, ffi.cast("uint8_t *", src) + self._pos,
-                                   self._avail(), used, outp, self._chunk, n,
-                                   int(self._eof))
+                e = decode(ffi.cast("uint8_t *", src) + self._pos, used, n)
             self._pos += used[0]
             k = n[0]
             if k:
+                if cpu is not None:
+                    self._cpu = cpu[:k]
                 yield out[:k]
             if e != lib.TRC_OK:
-                bit = lib.trc_decoder_bit_offset(dec)
+                bit = bit_offset()
                 raise self._stream_error(e, self._header + bit // 8, bit % 8)
             if self._eof and k < self._chunk:
                 return
@@ -443,25 +452,11 @@ class Reader:
         outp = ffi.cast("trc_record *", out.ctypes.data)
         cpu = np.empty(self._chunk, np.uint8)
         cpup = ffi.cast("uint8_t *", cpu.ctypes.data)
-        used = ffi.new("size_t *")
-        n = ffi.new("size_t *")
-        while True:
-            if self._avail() < _BLOCK // 2:
-                self._fill(_BLOCK)
-            with ffi.from_buffer(self._buf) as src:
-                e = lib.trc_mp_decode(dec, ffi.cast("uint8_t *", src) + self._pos,
-                                      self._avail(), used, outp, cpup, self._chunk, n,
-                                      int(self._eof))
-            self._pos += used[0]
-            k = n[0]
-            if k:
-                self._cpu = cpu[:k]
-                yield out[:k]
-            if e != lib.TRC_OK:
-                bit = lib.trc_mp_decoder_bit_offset(dec)
-                raise self._stream_error(e, self._header + bit // 8, bit % 8)
-            if self._eof and k < self._chunk:
-                return
+        yield from self._decode_loop(
+            out, lambda src, used, n: lib.trc_mp_decode(
+                dec, src, self._avail(), used, outp, cpup, self._chunk, n,
+                int(self._eof)),
+            lambda: lib.trc_mp_decoder_bit_offset(dec), cpu)
 
     def _checked_raw(self):
         """A checked stream read as `trc decompress` reads it (docs/format.md
