@@ -18,7 +18,9 @@ t0=$(date +%s)
 step "1. build: the workload (instrumented), the trc CLI, the RTL harness"
 if ! make -q $SIM $SIM_STACK 2>/dev/null; then
   # Verilator compiles each harness for minutes, silently: say so first
-  took=$(awk -F'|' '$2 ~ /verilator-build/ {gsub(/ /, "", $5); print $5}' reports/run_times.md 2>/dev/null)
+  took=""
+  [ -f reports/run_times.md ] &&
+    took=$(awk -F'|' '$2 ~ /verilator-build/ {gsub(/ /, "", $5); print $5}' reports/run_times.md)
   echo "building the Verilator harnesses of trc_enc (paper and stack mode; logs in build/sim/enc_*/build.log)${took:+: one took $took s of CPU on the machine of reports/run_times.md}"
 fi
 make -s build/wl/wl build/trc $SIM $SIM_STACK
