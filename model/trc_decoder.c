@@ -71,9 +71,7 @@ static TRC_HOT_INLINE uint32_t get(bitr *r, unsigned n)
 
 static void reset_dicts(trc_decoder *d)
 {
-    trc_dict_reset(&d->fdict, d->p.nd_f);
-    trc_dict_reset(&d->tdict, d->p.nd_t);
-    trc_dict_reset(&d->vdict, d->p.nd_v);
+    trc_dicts_reset(&d->p, &d->fdict, &d->tdict, &d->vdict);
     if (d->p.mode != TRC_MODE_PAPER)
         trc_stk_reset(&d->p, &d->stk);
 }
