@@ -71,9 +71,7 @@ static TRC_HOT_INLINE uint32_t get(bitr *r, unsigned n)
 
 static void reset_dicts(trc_decoder *d)
 {
-    trc_dict_reset(&d->fdict, d->p.nd_f);
-    trc_dict_reset(&d->tdict, d->p.nd_t);
-    trc_dict_reset(&d->vdict, d->p.nd_v);
+    trc_dicts_reset(&d->p, &d->fdict, &d->tdict, &d->vdict);
     if (d->p.mode != TRC_MODE_PAPER)
         trc_stk_reset(&d->p, &d->stk);
 }
@@ -665,7 +663,15 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
     uint64_t first = r.pos;
     size_t n = 0;
     trc_error err = TRC_OK;
+    /* Near the end of the input a record may be cut short, after it changed
+     * the state. The state where the last SAFE_BITS begin is kept, once a
+     * call; a cut record rolls back to it and decodes again the whole
+     * records from there to the cut one (the same records, from the same
+     * state and bits), so a record is decoded whole or not at all. */
     trc_decoder save;
+    bitr save_r = r;
+    size_t save_n = 0;
+    int saved = 0;
 
     while (n < cap && r.pos < r.end) {
         if (run && d->carry == 0 && r.end >= SAFE_BITS) {
@@ -678,16 +684,25 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
                 break;
         }
         uint64_t start = r.pos;
-        /* Near the end of the input a record may be cut short: keep the
-         * state to roll back to, so a record is decoded whole or not at all. */
-        int near_end = r.end - start < SAFE_BITS;
-        if (near_end)
+        if (!saved && r.end - start < SAFE_BITS) {
             save = *d;
+            save_r = r;
+            save_n = n;
+            saved = 1;
+        }
         int emit;
         err = get_record(d, &r, &dst[n], &emit);
         if (r.pos > r.end) {
-            if (near_end)
+            if (saved) {
                 *d = save;
+                r = save_r;
+                n = save_n;
+                while (r.pos < start) { /* whole records: no error, no cut */
+                    get_record(d, &r, &dst[n], &emit);
+                    n += (size_t)emit;
+                    d->count += (uint32_t)emit;
+                }
+            }
             r.pos = start;
             err = final ? TRC_ERR_TRUNCATED : TRC_OK;
             break;

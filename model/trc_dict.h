@@ -24,6 +24,16 @@ static inline void trc_dict_reset(trc_dict *d, unsigned nd)
         d->entry[i] = 0;
 }
 
+/* The reset state of a coder's three dictionaries (function, type, value),
+ * at its start and at each SYNC. */
+static inline void trc_dicts_reset(const trc_params *p, trc_dict *f, trc_dict *t,
+                                   trc_dict *v)
+{
+    trc_dict_reset(f, p->nd_f);
+    trc_dict_reset(t, p->nd_t);
+    trc_dict_reset(v, p->nd_v);
+}
+
 /* trc_dict_find() for a dictionary of size < 8 (ND <= 3): compares all
  * eight entries at once (those past size are zero and masked off) and takes
  * the lowest match, or size, without a branch. */

@@ -63,9 +63,7 @@ static void pad_to_byte(bitw *w)
 
 static void reset_dicts(trc_encoder *e)
 {
-    trc_dict_reset(&e->fdict, e->p.nd_f);
-    trc_dict_reset(&e->tdict, e->p.nd_t);
-    trc_dict_reset(&e->vdict, e->p.nd_v);
+    trc_dicts_reset(&e->p, &e->fdict, &e->tdict, &e->vdict);
     if (e->p.mode != TRC_MODE_PAPER)
         trc_stk_reset(&e->p, &e->stk);
 }

@@ -18,7 +18,8 @@ trc_error trc_text_parse_lines(const trc_params *p, const char *src,
     *col = 0;
     while (pos < len && n < cap) {
         const char *s = src + pos;
-        const char *nl = memchr(s, '\n', len - pos);
+        /* cast: trc.core's sim target compiles the model as C++ */
+        const char *nl = (const char *)memchr(s, '\n', len - pos);
         size_t l;
         if (nl)
             l = (size_t)(nl - s);

@@ -103,9 +103,9 @@ def main():
                      % (label, size, n_rec, dm, dn, am, an))
     lines += [
         "",
-        "Slowest median DataFrame load: %.3f s (%s the 1 s that issue 27 asks"
+        "Slowest median DataFrame load: %.3f s (%s the goal of 1 s);"
         % (worst, "within" if worst < 1.0 else "OVER"),
-        "for); `import pandas, trc` in a fresh interpreter took %.2f s more."
+        "`import pandas, trc` in a fresh interpreter took %.2f s more."
         % float(imp.stdout),
         "",
         "Streaming, one `Record` tuple at a time (`trc.records`, the text file):",

@@ -42,12 +42,6 @@
 #include "trc_sim_util.h"
 #include "trc_sim_wave.h"
 
-#ifndef TRC_P_OUT_W
-#define TRC_P_OUT_W 64
-#endif
-#ifndef TRC_P_PRESCALE
-#define TRC_P_PRESCALE 1
-#endif
 static_assert(TRC_P_PRESCALE == 1, "the time check needs one tick per trc clock");
 
 namespace {

@@ -212,21 +212,29 @@ static inline int check_segment(const trc_params &p, const std::vector<Ev> &evs,
     return rc;
 }
 
-// Decodes a stream of several CPUs whole: n records into out, their CPUs
-// into cpu, *used the bytes consumed; TRC_OK, or the error and *bit where.
-static inline trc_error decode_mp_all(const trc_params &p, const std::vector<uint8_t> &s,
-                                      std::vector<trc_record> &out, std::vector<uint8_t> &cpu,
-                                      size_t *n, size_t *used, uint64_t *bit)
+// Decodes a stream of several CPUs whole and splits its records by CPU into
+// per[0..ncpu); *n: the records. false (message printed) on an error, or,
+// with `whole`, when bytes are left over.
+static inline bool decode_mp_split(const trc_params &p, const std::vector<uint8_t> &s,
+                                   unsigned ncpu, std::vector<trc_record> *per, size_t *n,
+                                   bool whole)
 {
     auto dec = std::make_unique<trc_mp_decoder>();
     trc_mp_decoder_init(dec.get(), &p);
-    out.assign(s.size() * 8 + 16, trc_record());
-    cpu.assign(out.size(), 0);
-    *n = *used = 0;
-    trc_error e = trc_mp_decode(dec.get(), s.data(), s.size(), used, out.data(), cpu.data(),
+    std::vector<trc_record> out(s.size() * 8 + 16);
+    std::vector<uint8_t> cpu(out.size(), 0);
+    size_t used = 0;
+    *n = 0;
+    trc_error e = trc_mp_decode(dec.get(), s.data(), s.size(), &used, out.data(), cpu.data(),
                                 out.size(), n, 1);
-    *bit = trc_mp_decoder_bit_offset(dec.get());
-    return e;
+    if (e != TRC_OK || (whole && used != s.size())) {
+        printf("DECODE ERROR %s at bit offset %llu\n", trc_error_name(e),
+               (unsigned long long)trc_mp_decoder_bit_offset(dec.get()));
+        return false;
+    }
+    for (size_t i = 0; i < *n; i++)
+        per[cpu[i]].push_back(out[i]);
+    return true;
 }
 
 #endif

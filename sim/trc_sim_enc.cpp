@@ -19,6 +19,7 @@
 
 #include "trc_sim_axis.h"
 #include "trc_sim_bench.h"
+#include "trc_sim_enc_inject.h"
 #include "trc_sim_enc_setup.h"
 #include "trc_sim_expect.h"
 #include "trc_sim_opts.h"
@@ -277,153 +278,15 @@ class Bench : SimBench<Vtrc_sim_enc> {
         return rc;
     }
 
-    // Decodes s with the model (checked when the build is): 0 when it
-    // decodes to the end without an error.
-    int decode_fails(const std::vector<uint8_t> &s) const
-    {
-        trc_decoder d;
-        trc_decoder_init(&d, &p_);
-        d.check = TRC_P_CHECK;
-        static trc_record out[4096];
-        size_t at = 0, used, n;
-        for (;;) {
-            trc_error e = trc_decode(&d, s.data() + at, s.size() - at, &used, out, 4096,
-                                     &n, 1);
-            at += used;
-            if (e != TRC_OK)
-                return 1;
-            if (at == s.size())
-                return 0;
-            if (used == 0 && n == 0)
-                return 1;
-        }
-    }
-
-    // A checked stream read as the trc tools read it (docs/format.md 4.10,
-    // "Damage"): unit by unit, a unit's records counted once it checks; after
-    // a unit that fails, resumed at the next unit trc_check_find() finds, the
-    // records in between counted lost from its count word. Sets the units
-    // that failed, the records decoded and lost, and whether the damage
-    // reached the end (no unit after it: the loss there is unknown).
-    struct Resync {
-        uint64_t damaged = 0, decoded = 0, lost = 0;
-        bool open_end = false;
-    };
-    Resync resync_decode(const std::vector<uint8_t> &s) const
-    {
-        Resync r;
-        trc_decoder d;
-        trc_decoder_init(&d, &p_);
-        d.check = 1;
-        d.stop_at_mark = 1;
-        static trc_record out[4096];
-        size_t at = 0, used, n;
-        uint64_t unit = 0;
-        size_t ustart = 0;
-        while (at < s.size()) {
-            trc_error e = trc_decode(&d, s.data() + at, s.size() - at, &used, out, 4096,
-                                     &n, 1);
-            at += used;
-            unit += n;
-            if (e == TRC_OK && d.ended) { // a unit that checks
-                r.decoded += unit;
-                unit = 0;
-                ustart = at;
-                d.ended = 0;
-                continue;
-            }
-            if (e == TRC_OK && (used || n))
-                continue;
-            r.damaged++;
-            size_t c, end;
-            uint64_t recs;
-            uint32_t count;
-            if (trc_check_find(&p_, s.data(), s.size(), ustart + 8, &c, &end, &recs,
-                               &count) != TRC_OK) {
-                r.open_end = true;
-                break;
-            }
-            uint32_t before = (count - (uint32_t)recs) & 0x7FFFFFFFu;
-            r.lost += (before - (uint32_t)(r.decoded + r.lost)) & 0x7FFFFFFFu;
-            trc_decoder_init(&d, &p_);
-            d.check = 1;
-            d.stop_at_mark = 1;
-            d.count = before;
-            at = ustart = c;
-            unit = 0;
-        }
-        return r;
-    }
-
-    // --inject N: N seeded errors on the RTL's output bytes, one at a time,
-    // half single bits, half bursts of 2..32 bits (first and last flipped);
-    // each damaged stream is decoded. Fails unless a checked build catches
-    // every one, and, read as the tools read it, gives decoded + reported
-    // lost = the records of the undamaged stream (but for damage in the last
-    // unit, whose loss no later unit can tell: counted apart).
+    // --inject N (trc_sim_enc_inject.h): on the output of a run without a
+    // reset
     int inject()
     {
         if (o_.reset_at || wire_.size() < 8) {
             printf("INJECT needs a run without --reset-at\n");
             return 1;
         }
-        if (decode_fails(wire_)) {
-            printf("INJECT: the undamaged output does not decode\n");
-            return 1;
-        }
-        Resync ref = TRC_P_CHECK ? resync_decode(wire_) : Resync();
-        if (ref.damaged) {
-            printf("INJECT: the undamaged output reads as damaged\n");
-            return 1;
-        }
-        SimRng g(o_.seed * 7919u + 1u);
-        uint64_t caught[2] = {0, 0}, tried[2] = {0, 0};
-        uint64_t exact = 0, open_end = 0, wrong = 0;
-        uint64_t nbits = 8u * (uint64_t)wire_.size();
-        for (uint64_t t = 0; t < o_.inject; t++) {
-            int burst = (int)(t & 1u);
-            unsigned len = burst ? 2u + (unsigned)g.below(31) : 1u;
-            uint64_t at = g.below(nbits - len + 1);
-            std::vector<uint8_t> s = wire_;
-            for (unsigned i = 0; i < len; i++)
-                if (i == 0 || i == len - 1 || g.below(2))
-                    s[(at + i) / 8] ^= (uint8_t)(0x80u >> ((at + i) % 8));
-            tried[burst]++;
-            caught[burst] += (uint64_t)decode_fails(s);
-            if (TRC_P_CHECK) {
-                Resync r = resync_decode(s);
-                if (r.open_end)
-                    open_end++;
-                else if (r.damaged && r.decoded + r.lost == ref.decoded)
-                    exact++;
-                else if (wrong++ == 0)
-                    printf("FIRST WRONG: error at bit %llu (%u bits): %llu units damaged, "
-                           "%llu decoded + %llu lost != %llu\n", (unsigned long long)at,
-                           len, (unsigned long long)r.damaged,
-                           (unsigned long long)r.decoded, (unsigned long long)r.lost,
-                           (unsigned long long)ref.decoded);
-            }
-        }
-        printf("inject %llu errors on %zu bytes (CHECK %d): single bits %llu of %llu "
-               "caught, bursts %llu of %llu caught\n",
-               (unsigned long long)o_.inject, wire_.size(), TRC_P_CHECK,
-               (unsigned long long)caught[0], (unsigned long long)tried[0],
-               (unsigned long long)caught[1], (unsigned long long)tried[1]);
-        if (TRC_P_CHECK)
-            printf("resumed: %llu of %llu with decoded + lost = %llu records emitted, "
-                   "%llu in the last unit (loss at the end unknown), %llu wrong\n",
-                   (unsigned long long)exact, (unsigned long long)o_.inject,
-                   (unsigned long long)ref.decoded, (unsigned long long)open_end,
-                   (unsigned long long)wrong);
-        if (TRC_P_CHECK && (caught[0] != tried[0] || caught[1] != tried[1])) {
-            printf("MISSED: a bit error decoded without an error\n");
-            return 1;
-        }
-        if (TRC_P_CHECK && (wrong || exact + open_end != o_.inject)) {
-            printf("MISCOUNTED: decoded + lost differs from the records emitted\n");
-            return 1;
-        }
-        return 0;
+        return inject_check(p_, wire_, o_.inject, o_.seed);
     }
 };
 

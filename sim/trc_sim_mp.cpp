@@ -30,13 +30,6 @@
 #include "trc_sim_util.h"
 #include "trc_sim_wave.h"
 
-#ifndef TRC_P_PRESCALE
-#define TRC_P_PRESCALE 1
-#endif
-#ifndef TRC_P_OUT_W
-#define TRC_P_OUT_W 64
-#endif
-
 namespace {
 
 const unsigned NCPU = TRC_P_NCPU;

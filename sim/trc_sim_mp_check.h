@@ -51,19 +51,10 @@ struct MpRecord {
             return 1;
         }
         // decode, split by CPU
-        std::vector<trc_record> out;
-        std::vector<uint8_t> cpu;
-        size_t used, n;
-        uint64_t bit;
-        trc_error e = decode_mp_all(p_, bytes_, out, cpu, &n, &used, &bit);
-        if (e != TRC_OK || used != bytes_.size()) {
-            printf("DECODE ERROR %s at bit offset %llu\n", trc_error_name(e),
-                   (unsigned long long)bit);
-            return 1;
-        }
         std::vector<trc_record> per[NCPU];
-        for (size_t i = 0; i < n; i++)
-            per[cpu[i]].push_back(out[i]);
+        size_t n;
+        if (!decode_mp_split(p_, bytes_, NCPU, per, &n, true))
+            return 1;
         Totals tot;
         int rc = 0;
         std::vector<std::pair<uint64_t, uint32_t>> marks[NCPU];

@@ -53,6 +53,12 @@
 #ifndef TRC_P_NCPU
 #define TRC_P_NCPU 1
 #endif
+#ifndef TRC_P_OUT_W
+#define TRC_P_OUT_W 64 /* builds of one output width (trc_core and the SoCs) */
+#endif
+#ifndef TRC_P_PRESCALE
+#define TRC_P_PRESCALE 1
+#endif
 
 static inline trc_params sim_params(void)
 {

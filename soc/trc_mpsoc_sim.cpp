@@ -25,10 +25,6 @@
 #include "trc_sim_opts.h"
 #include "trc_sim_util.h"
 
-#ifndef TRC_P_OUT_W
-#define TRC_P_OUT_W 64
-#endif
-
 namespace {
 
 const unsigned NCPU = TRC_P_NCPU;
@@ -257,19 +253,10 @@ class Bench : SimBench<Vtrc_mpsoc> {
             printf("STREAM: RTL %zu bytes, model %zu\n", bytes_.size(), want_.size());
             return 1;
         }
-        std::vector<trc_record> out;
-        std::vector<uint8_t> cpu;
-        size_t used, n;
-        uint64_t bit;
-        trc_error e = decode_mp_all(p_, bytes_, out, cpu, &n, &used, &bit);
-        if (e != TRC_OK) {
-            printf("DECODE ERROR %s at bit offset %llu\n", trc_error_name(e),
-                   (unsigned long long)bit);
-            return 1;
-        }
         std::vector<trc_record> per[NCPU];
-        for (size_t i = 0; i < n; i++)
-            per[cpu[i]].push_back(out[i]);
+        size_t n;
+        if (!decode_mp_split(p_, bytes_, NCPU, per, &n, false))
+            return 1;
         Totals tot;
         for (unsigned k = 0; k < NCPU; k++) {
             char who[32];

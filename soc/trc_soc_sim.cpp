@@ -22,10 +22,6 @@
 #include "trc_sim_opts.h"
 #include "trc_sim_util.h"
 
-#ifndef TRC_P_OUT_W
-#define TRC_P_OUT_W 64
-#endif
-
 namespace {
 
 struct Ev {

@@ -72,6 +72,14 @@ run_one() {
     printf 'not ok %s\n%s\n  command: %s\n' "$name" "$(tail -4 <<< "$out" | sed 's/^/  /')" "$cmd"
   fi
 }
+# job NAME COMMAND: a line of the job file $jobs, for run_jobs.
+job() { printf '%s|%s\n' "$1" "$2" >> "$jobs"; }
+# enc SET TRACE OPTIONS...: the command line of the trc_enc harness built for
+# parameter set SET (under $S, the simulation builds); STALLS: stalls on both
+# sides, BAD: SYNCs, ENDs, junk in unused bits and reserved records
+enc() { local set=$1 tr=$2; shift 2; echo "$S/enc_$set/Vtrc_sim_enc $tr $*"; }
+STALLS="--stall-in 0.2 --stall-out 0.2"
+BAD="--sync-every 997 --end-every 1501 --junk --reserved 313"
 run_jobs() {
   local start
   start=$(date +%s)

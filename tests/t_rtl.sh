@@ -54,12 +54,8 @@ fi
 traces=$(cd tests/data && ls *_t*.txt.xz | sed 's/\.txt\.xz$//')
 jobs=$W/jobs
 : > "$jobs"
-# a job whose name starts with + also shows the harness's summary line
-job() { printf '%s|%s\n' "$1" "$2" >> "$jobs"; }
-# enc SET TRACE-FILE OPTIONS...: the encoder harness command line
-enc() { local set=$1 tr=$2; shift 2; echo "$S/enc_$set/Vtrc_sim_enc $tr $*"; }
-STALLS="--stall-in 0.2 --stall-out 0.2"
-BAD="--sync-every 997 --end-every 1501 --junk --reserved 313"
+# job, enc, STALLS, BAD: tests/lib.sh (a job whose name starts with + also
+# shows the harness's summary line)
 
 # ---- the matrix, 20k-record prefixes
 seed=0

@@ -108,8 +108,16 @@ t "param check iverilog trc_core DROP_W=16 (= VAL_W)" stops_with "DROP_W" \
 
 # Every HDL file of the tree is in trc.core, and FuseSoC itself can use it:
 # its lint target (Verilator -Wall on trc_core) passes, and a bad parameter
-# given through FuseSoC stops it.
-t "trc.core lists every HDL file (else: those it lacks)" python3 tools/corefiles.py --unlisted
+# given through FuseSoC stops it. Its sim target compiles the C model with
+# the harness as C++ (Verilator's build): the model's files must compile so.
+t "trc.core lists every HDL file and the C model's (else: those it lacks)" python3 tools/corefiles.py --unlisted
+model_cxx() {
+  local f
+  for f in $(python3 tools/corefiles.py model | grep '\.c$'); do
+    g++ -fsyntax-only -x c++ -Wall -Imodel "$f" || return 1
+  done
+}
+t "the C model of trc.core compiles as C++ (FuseSoC's sim target)" model_cxx
 if command -v fusesoc > /dev/null; then
   t "fusesoc run --target lint ::trc" \
     fusesoc --cores-root . run --build-root "$W/fs" --target lint ::trc

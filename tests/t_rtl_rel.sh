@@ -49,10 +49,6 @@ t "param check SYNC_EVERY=-1 stops verilator" stops_with SYNC_EVERY \
 
 jobs=$W/jobs
 : > "$jobs"
-job() { printf '%s|%s\n' "$1" "$2" >> "$jobs"; }
-enc() { local set=$1 tr=$2; shift 2; echo "$S/enc_$set/Vtrc_sim_enc $tr $*"; }
-STALLS="--stall-in 0.2 --stall-out 0.2"
-BAD="--sync-every 997 --end-every 1501 --junk --reserved 313"
 seed=5000
 
 # ---- frames: SYNC after every 64 trace records (paperf), every record (tinyf)

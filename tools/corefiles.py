@@ -13,8 +13,10 @@
                                  Makefile's $(B)/core.mk: CORE_<fileset>,
                                  CORE_INC_<fileset>, CORE_HDR_<fileset>,
                                  CORE_PARAMS
-  corefiles.py --unlisted        HDL files under rtl/, sim/ and fpga/ that no
-                                 fileset lists (exit 1 when there are any)
+  corefiles.py --unlisted        HDL files under rtl/, sim/ and fpga/, and the
+                                 C model's files (model/*.c, *.h: the library
+                                 the Makefile builds), that no fileset lists
+                                 (exit 1 when there are any)
 
 Paths are relative to the repository top. Reads the CAPI2 YAML with PyYAML
 (which FuseSoC itself uses).
@@ -76,7 +78,8 @@ def params(core):
 def unlisted(core):
     listed = {p for fs in core["filesets"] for p, _ in entries(core, fs)}
     hdl = []
-    for pat in ("rtl/**/*.v", "rtl/**/*.vh", "sim/**/*.v", "fpga/**/*.v"):
+    for pat in ("rtl/**/*.v", "rtl/**/*.vh", "sim/**/*.v", "fpga/**/*.v",
+                "model/*.c", "model/*.h"):
         hdl += glob.glob(pat, root_dir=ROOT, recursive=True)
     return sorted(set(hdl) - listed)
 

@@ -27,10 +27,11 @@ MARK = re.compile(r"(<!-- fig:([a-z0-9_-]+) -->)(.*?)(<!-- /fig -->)", re.S)
 
 def assertions():
     """(simulation, formal-only, modules with simulation ones), by following
-    the `ifdef nesting of each file."""
+    the `ifdef nesting of each file (the modules and their include files)."""
     sim = formal = 0
     mods = set()
-    for path in sorted(glob.glob(os.path.join(ROOT, "rtl", "*.v"))):
+    for path in sorted(glob.glob(os.path.join(ROOT, "rtl", "*.v")) +
+                       glob.glob(os.path.join(ROOT, "rtl", "*.vh"))):
         stack = []
         for line in open(path):
             s = line.strip()

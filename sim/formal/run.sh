@@ -43,13 +43,14 @@ elif command -v z3 > /dev/null; then SV=z3; UNR=--unroll
 else echo "not ok formal: neither yices-smt2 nor z3 installed"; exit 0
 fi
 
-# the module's file and its property harness, from trc.core's file sets
+# the module's file, its property harness and the AXI-Stream rules
+# (trc_axis_prop), from trc.core's file sets
 RTL=$(python3 tools/corefiles.py rtl)
 PROP=$(python3 tools/corefiles.py formal)
 INC=$(python3 tools/corefiles.py --incdirs rtl)
 smt() { # MODULE DEFINES OUT [PASSES-AFTER-PREP [PASSES-BEFORE]]
   local files
-  files=$(grep -E "/trc_$1(_prop)?\.v$" <<< "$RTL"$'\n'"$PROP" | tr '\n' ' ')
+  files=$(grep -E "/trc_($1|$1_prop|axis_prop)\.v$" <<< "$RTL"$'\n'"$PROP" | tr '\n' ' ')
   yosys -q -p "read_verilog -formal -DFORMAL -I$INC $2 $files; ${5:-}
     prep -top trc_$1_prop; ${4:-} async2sync; dffunmap; write_smt2 -wires $3" > $3.log 2>&1
 }

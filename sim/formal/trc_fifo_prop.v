@@ -33,9 +33,15 @@ module trc_fifo_prop #(
         .m_axis_tready(m_axis_tready), .f_used(f_used), .f_vis(f_vis)
     );
 
-    reg init_q = 1'b1;
-    always @(posedge clk) init_q <= 1'b0;
-    always @* if (init_q) assume (rst);
+    // reset first, the input held, a stalled output beat kept
+    wire past_valid_q;
+    trc_axis_prop #(.W(W)) axis (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready), .past_valid(past_valid_q)
+    );
 
     wire s_fire = s_axis_tvalid && s_axis_tready;
     wire m_fire = m_axis_tvalid && m_axis_tready;
@@ -83,21 +89,7 @@ module trc_fifo_prop #(
     end
 `endif
 
-    reg         past_valid_q, past_stall_s_q, past_stall_m_q;
-    reg [W-1:0] past_sd_q, past_md_q;
-    initial past_valid_q = 1'b0;
-    always @(posedge clk) begin
-        past_valid_q   <= 1'b1;
-        past_stall_s_q <= !rst && s_axis_tvalid && !s_axis_tready;
-        past_stall_m_q <= !rst && m_axis_tvalid && !m_axis_tready;
-        past_sd_q      <= s_axis_tdata;
-        past_md_q      <= m_axis_tdata;
-    end
-
     always @* begin
-        // environment: an offered input beat is held until taken
-        if (past_valid_q && !rst && past_stall_s_q)
-            assume (s_axis_tvalid && s_axis_tdata == past_sd_q);
         if (past_valid_q && !rst) begin
             // no overflow, no underflow, flags agree with the occupancy
             assert (cnt_q <= DEPTH);
@@ -106,9 +98,6 @@ module trc_fifo_prop #(
             // the pointers agree with the handshakes (makes it inductive)
             assert (f_used == cnt_q[AW:0]);
             assert (vis_q <= cnt_q && f_vis == vis_q[AW:0]);
-            // a stalled output beat stays
-            if (past_stall_m_q)
-                assert (m_axis_tvalid && m_axis_tdata == past_md_q);
 `ifdef TRACK
             // the tracked word comes out unchanged, in its place
             if (m_fire && nrd_q == k_sel)

@@ -27,9 +27,15 @@ module trc_skid_prop #(
         .m_axis_tready(m_axis_tready), .f_held(f_held)
     );
 
-    reg init_q = 1'b1;
-    always @(posedge clk) init_q <= 1'b0;
-    always @* if (init_q) assume (rst);
+    // reset first, the input held, a stalled output beat kept
+    wire past_valid_q;
+    trc_axis_prop #(.W(W)) axis (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready), .past_valid(past_valid_q)
+    );
 
     wire s_fire = s_axis_tvalid && s_axis_tready;
     wire m_fire = m_axis_tvalid && m_axis_tready;
@@ -64,28 +70,13 @@ module trc_skid_prop #(
     end
 `endif
 
-    reg         past_valid_q, past_stall_s_q, past_stall_m_q;
-    reg [W-1:0] past_sd_q, past_md_q;
-    initial past_valid_q = 1'b0;
-    always @(posedge clk) begin
-        past_valid_q   <= 1'b1;
-        past_stall_s_q <= !rst && s_axis_tvalid && !s_axis_tready;
-        past_stall_m_q <= !rst && m_axis_tvalid && !m_axis_tready;
-        past_sd_q      <= s_axis_tdata;
-        past_md_q      <= m_axis_tdata;
-    end
-
     always @* begin
-        if (past_valid_q && !rst && past_stall_s_q)
-            assume (s_axis_tvalid && s_axis_tdata == past_sd_q);
         if (past_valid_q && !rst) begin
             assert (cnt_q <= 2);
             assert (f_held == cnt_q[1:0]);
             assert (m_axis_tvalid == (cnt_q != 0));
             if (cnt_q == 2)
                 assert (!s_axis_tready);
-            if (past_stall_m_q)
-                assert (m_axis_tvalid && m_axis_tdata == past_md_q);
 `ifdef TRACK
             if (m_fire && nrd_q == k_sel)
                 assert (k_in_q && m_axis_tdata == k_data_q);

@@ -19,10 +19,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         if (fd < 0)
             return 0;
     }
-    if (size < 1)
-        return 0;
     char in[64];
-    int fd = fuzz_file(data + 1, size - 1, in);
+    int fd = fuzz_input(data, size, in);
     if (fd < 0)
         return 0;
     char *argv[16] = {"trc", "calltree", in};

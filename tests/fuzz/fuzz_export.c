@@ -15,10 +15,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     static char dir[64];
     if (!dir[0]) /* tests/t_fuzz.sh removes it after the run */
         snprintf(dir, sizeof dir, "build/tmp/fuzz_export_ctf.%d", (int)getpid());
-    if (size < 1)
-        return 0;
     char in[64];
-    int fd = fuzz_file(data + 1, size - 1, in);
+    int fd = fuzz_input(data, size, in);
     if (fd < 0)
         return 0;
     char *argv[16] = {"trc", "export", in};

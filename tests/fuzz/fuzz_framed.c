@@ -125,10 +125,8 @@ size_t LLVMFuzzerCustomMutator(uint8_t *d, size_t size, size_t max, unsigned see
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-    if (size < 1)
-        return 0;
     char in[64], from[8];
-    int fd = fuzz_file(data + 1, size - 1, in);
+    int fd = fuzz_input(data, size, in);
     if (fd < 0)
         return 0;
     snprintf(from, sizeof from, "%u", data[0] & 15u);

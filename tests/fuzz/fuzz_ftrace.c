@@ -5,26 +5,16 @@
  * importer must end in output or a clear error, never crash, hang or read
  * out of bounds.
  */
-#define _GNU_SOURCE
-#include <stdio.h>
-#include <sys/mman.h>
-#include <unistd.h>
+#define _GNU_SOURCE /* memfd_create */
 
-#include "trc_cli.h"
+#include "fuzz_tools.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-    if (size < 1)
-        return 0;
-    int fd = memfd_create("ftrace", 0);
+    char in[64];
+    int fd = fuzz_input(data, size, in);
     if (fd < 0)
         return 0;
-    if (write(fd, data + 1, size - 1) != (ssize_t)(size - 1)) {
-        close(fd);
-        return 0;
-    }
-    char in[64];
-    snprintf(in, sizeof in, "/proc/self/fd/%d", fd);
     char *argv[16] = {"trc", "import-ftrace", in, "/dev/null"};
     int argc = 4;
     if (data[0] & 1) {

@@ -1,6 +1,7 @@
 /*
  * fuzz_tools.h - what the CLI-level fuzz targets share: the input bytes as a
- * file (a memfd) that a `trc` command line reads.
+ * file (a memfd) that a `trc` command line reads, byte 0 apart (it picks
+ * the options).
  */
 #ifndef FUZZ_TOOLS_H
 #define FUZZ_TOOLS_H
@@ -27,6 +28,14 @@ static inline int fuzz_file(const unsigned char *data, size_t size,
     }
     snprintf(path, 64, "/proc/self/fd/%d", fd);
     return fd;
+}
+
+/* The fuzz input after its option byte data[0] as a file, path in `in`:
+ * the fd, or -1 when there is no option byte or no file. */
+static inline int fuzz_input(const unsigned char *data, size_t size,
+                             char in[64])
+{
+    return size < 1 ? -1 : fuzz_file(data + 1, size - 1, in);
 }
 
 #endif /* FUZZ_TOOLS_H */
