@@ -335,23 +335,38 @@ class Bench : SimBench<Vtrc_sim_enc> {
             if (e == TRC_OK && (used || n))
                 continue;
             r.damaged++;
-            size_t c, end;
+            if (d.closing) { // an END's closing unit fails, or the stream ends in them:
+                at = std::min(s.size(), at + 8u * d.closing); // no records lost
+                ustart = at;
+                d.closing = 0;
+                continue;
+            }
+            size_t c = 0, end, from = ustart + 8;
             uint64_t recs;
             uint32_t count;
-            if (trc_check_find(&p_, s.data(), s.size(), ustart + 8, &c, &end, &recs,
-                               &count) != TRC_OK) {
-                r.open_end = true;
-                break;
+            bool closed = false; // the last unit found is a closing unit
+            for (;;) {
+                if (trc_check_find(&p_, s.data(), s.size(), from, &c, &end, &recs,
+                                   &count) != TRC_OK) {
+                    r.open_end = !(closed && from == s.size());
+                    return r;
+                }
+                uint32_t before = (count - (uint32_t)recs) & 0x7FFFFFFFu;
+                r.lost += (before - (uint32_t)(r.decoded + r.lost)) & 0x7FFFFFFFu;
+                if (end - c > 8u)
+                    break;
+                from = end; // closing units: the loss so far; look further
+                closed = true;
             }
-            uint32_t before = (count - (uint32_t)recs) & 0x7FFFFFFFu;
-            r.lost += (before - (uint32_t)(r.decoded + r.lost)) & 0x7FFFFFFFu;
             trc_decoder_init(&d, &p_);
             d.check = 1;
             d.stop_at_mark = 1;
-            d.count = before;
+            d.count = (uint32_t)(r.decoded + r.lost) & 0x7FFFFFFFu;
             at = ustart = c;
             unit = 0;
         }
+        if (d.closing) // the stream ends before an END's closing units
+            r.damaged++;
         return r;
     }
 
@@ -359,8 +374,9 @@ class Bench : SimBench<Vtrc_sim_enc> {
     // half single bits, half bursts of 2..32 bits (first and last flipped);
     // each damaged stream is decoded. Fails unless a checked build catches
     // every one, and, read as the tools read it, gives decoded + reported
-    // lost = the records of the undamaged stream (but for damage in the last
-    // unit, whose loss no later unit can tell: counted apart).
+    // lost = the records of the undamaged stream (the closing units after
+    // the last END tell the loss of a damaged last unit; a stream that ends
+    // with SYNC has no such units: damage in its last unit is counted apart).
     int inject()
     {
         if (o_.reset_at || wire_.size() < 8) {
