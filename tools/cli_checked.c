@@ -92,10 +92,10 @@ static int resume(cli_reader *rd, const char *why)
                           (unsigned long long)(off(rd) - from), (unsigned long long)lost);
             else
                 cli_error("%s: byte %llu: %s; no unit to resume at after it (skipped %llu "
-                          "bytes to the end): %llu records lost (marked with L), and an "
-                          "unknown number at the end", rd->path, (unsigned long long)from,
-                          why, (unsigned long long)(off(rd) - from),
-                          (unsigned long long)lost);
+                          "bytes to the end): %llu records counted lost (marked with L), "
+                          "and an unknown number of records is lost at the end", rd->path,
+                          (unsigned long long)from, why,
+                          (unsigned long long)(off(rd) - from), (unsigned long long)lost);
             return 1;
         }
         /* every candidate with TRC_CHECK_FIND_MAX bytes after it was tried
