@@ -192,7 +192,6 @@ module trc_wcrc #(
                     pos_d   = NPW > 1 ? pos_q + 1'b1 : pos_q;
                     cix_d   = cix_q + 1'b1;
                     if (cix_q == CLAST) begin
-                        take  = !more;
                         st_d  = ST_CHK;
                         cix_d = {CW{1'b0}};
                     end
@@ -204,15 +203,17 @@ module trc_wcrc #(
                     last_d = 1'b0;
                     if (OUT_W == 64) begin
                         data_d = cchk[63:64-OUT_W];
-                        take   = !more;
                     end else begin
                         data_d = chk_sh[OUT_W-1:0];
                     end
                     pos_d = NPW > 1 ? pos_q + 1'b1 : pos_q;
                     cix_d = cix_q + 1'b1;
                     if (OUT_W == 64 || cix_q == CLAST) begin
-                        // a closing unit: the count word alone, from a
-                        // fresh CRC register (the same states, no data)
+                        // the count word is taken with the last word (so
+                        // s_count_end holds until then); after an END, a
+                        // closing unit follows: the count word alone, from
+                        // a fresh CRC register (the same states, no data)
+                        take   = !more;
                         last_d = !more;
                         rep_d  = more ? rep_q + 1'b1 : 2'd0;
                         st_d   = more ? (OUT_W == 64 ? ST_CHK : ST_CNT) : ST_PASS;
