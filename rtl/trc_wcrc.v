@@ -1,7 +1,8 @@
 // trc_wcrc: the check words of a checked stream (docs/format.md 4.10).
 // Passes the encoder's words through and closes each unit (its tlast word,
 // which ends with END or SYNC): zero bytes up to a multiple of 8 bytes of
-// the unit, the unit's record count (s_count, taken with s_count_take),
+// the unit, the unit's record count (s_count, taken with s_count_take as
+// the unit's tlast word comes in, and held in a register from there),
 // then the unit's CRC-32 (IEEE 802.3, as zlib), each least significant byte
 // first. A unit that ends with END (s_count_end) is followed by two closing
 // units, each the same count word and the CRC-32 of those 4 bytes alone.
@@ -109,14 +110,16 @@ module trc_wcrc #(
     reg [OUT_W-1:0] data_q, data_d;
     reg             last_q, last_d, valid_q, valid_d;
     reg             s_ready, take;
+    reg [31:0]      cnt_q, cnt_d;     // the count word of the unit being closed
+    reg             end_q, end_d;     // ... which ends with END
 
     wire         load = !valid_q || m_axis_tready;
     // a closing unit comes after the unit (or closing unit) being closed
-    wire         more = s_count_end && rep_q != 2'd2;
+    wire         more = end_q && rep_q != 2'd2;
     wire [63:0]  s64  = {s_axis_tdata, {(64 - OUT_W){1'b0}}};
     // the count in stream order (least significant byte first), and word
     // cix_q of it (OUT_W < 64), placed as s64 places a word
-    wire [31:0]  cnt_le = {s_count[7:0], s_count[15:8], s_count[23:16], s_count[31:24]};
+    wire [31:0]  cnt_le = {cnt_q[7:0], cnt_q[15:8], cnt_q[23:16], cnt_q[31:24]};
     wire [63:0]  cnt_sh = {cnt_le, 32'd0} >> (64 - OUT_W - W * 8 * cix_q);
     wire [63:0]  cnt64  = {cnt_sh[OUT_W-1:0], {(64 - OUT_W){1'b0}}};
     // the CRC steps, each output bit a balanced XOR of masked bits: a word
@@ -153,6 +156,8 @@ module trc_wcrc #(
         cix_d   = cix_q;
         rep_d   = rep_q;
         crc_d   = crc_q;
+        cnt_d   = cnt_q;
+        end_d   = end_q;
         data_d  = data_q;
         last_d  = last_q;
         valid_d = valid_q && !m_axis_tready;
@@ -169,10 +174,15 @@ module trc_wcrc #(
                         crc_d   = c_w;
                         pos_d   = NPW > 1 ? pos_q + 1'b1 : pos_q;
                         // the bytes past tkeep are zero: the unit's zeros
-                        // up to the word's end are already in it
-                        if (s_axis_tlast)
-                            st_d = OUT_W == 64 ? ST_CHK
-                                 : (pos_q == PLAST ? ST_CNT : ST_ZERO);
+                        // up to the word's end are already in it; the count
+                        // word leaves the queue for cnt_q
+                        if (s_axis_tlast) begin
+                            st_d  = OUT_W == 64 ? ST_CHK
+                                  : (pos_q == PLAST ? ST_CNT : ST_ZERO);
+                            take  = 1'b1;
+                            cnt_d = s_count;
+                            end_d = s_count_end;
+                        end
                     end
                 end
                 ST_ZERO: begin
@@ -209,11 +219,9 @@ module trc_wcrc #(
                     pos_d = NPW > 1 ? pos_q + 1'b1 : pos_q;
                     cix_d = cix_q + 1'b1;
                     if (OUT_W == 64 || cix_q == CLAST) begin
-                        // the count word is taken with the last word (so
-                        // s_count_end holds until then); after an END, a
-                        // closing unit follows: the count word alone, from
-                        // a fresh CRC register (the same states, no data)
-                        take   = !more;
+                        // after an END, a closing unit follows: the count
+                        // word alone, from a fresh CRC register (the same
+                        // states, no data)
                         last_d = !more;
                         rep_d  = more ? rep_q + 1'b1 : 2'd0;
                         st_d   = more ? (OUT_W == 64 ? ST_CHK : ST_CNT) : ST_PASS;
@@ -235,12 +243,15 @@ module trc_wcrc #(
         cix_q   <= cix_d;
         rep_q   <= rep_d;
         crc_q   <= crc_d;
+        cnt_q   <= cnt_d;
+        end_q   <= end_d;
         if (rst) begin
             valid_q <= 1'b0;
             st_q    <= ST_PASS;
             pos_q   <= {PW{1'b0}};
             cix_q   <= {CW{1'b0}};
             rep_q   <= 2'd0;
+            end_q   <= 1'b0;
             crc_q   <= 32'hFFFFFFFF;
         end
     end
