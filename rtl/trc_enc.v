@@ -191,10 +191,13 @@ module trc_enc #(
     // and LOST records, mod 2^31) as records enter the coder. Each END and
     // SYNC leaves its word, and whether it was an END (its unit is followed
     // by two closing units), in a queue of 4 that trc_wcrc reads when it
-    // closes that unit. The coder's input stalls on a registered flag, set
-    // when the queue held 3 words or more a clock before: at most one word
-    // enters a clock, so the queue never overflows, and the stall reads a
-    // flop instead of the queue's pointers.
+    // closes that unit. The accept of an END/SYNC is registered (mark_q)
+    // and moves the write pointer a clock later, the free slot being at
+    // wp_q + mark_q meanwhile, so that neither the record's decode nor the
+    // coder's ready reach the pointers. The coder's input stalls on a
+    // registered flag, set when the queue held 3 words or more a clock
+    // before: at most one word enters a clock, so the queue never
+    // overflows, and the stall reads a flop instead of the pointers.
     wire        k_valid, k_ready;
     wire [31:0] cq_head;
     wire        cq_end, cq_valid, cq_take;
@@ -210,8 +213,10 @@ module trc_enc #(
             reg        rs_q, rs_d;          // the unit began in the reset state
             reg [32:0] cq_q [0:3];          // {END, count word}
             reg [2:0]  wp_q, wp_d, rp_q, rp_d;
+            reg        mark_q;              // an END/SYNC taken, wp_q not yet moved
             reg        stall_q;             // the queue held 3 or 4 words
-            wire [2:0] used = wp_q - rp_q;
+            wire [2:0] wpm  = wp_q + {2'd0, mark_q};
+            wire [2:0] used = wpm - rp_q;
             wire full = used == 3'd4;
             wire acc  = k_valid && k_ready;
             always @* begin
@@ -221,19 +226,20 @@ module trc_enc #(
                 rp_d  = rp_q;
                 if (acc && k_trace)
                     cnt_d = cnt_q + 1'b1;
-                if (acc && k_mark) begin
+                if (mark_q)
                     wp_d = wp_q + 1'b1;
+                if (acc && k_mark)
                     rs_d = k_type == T_SYNC;
-                end
                 if (cq_take)
                     rp_d = rp_q + 1'b1;
             end
             always @(posedge clk) begin
-                // the slot at wp_q is not yet valid: it takes the word every
-                // clock, and an END/SYNC only moves wp_q past it (no
-                // handshake on the 33 enables)
+                // the free slot (at wpm) takes the word every clock, and an
+                // END/SYNC only moves the pointer past it (no handshake on
+                // the 33 enables)
                 if (!full)
-                    cq_q[wp_q[1:0]] <= {k_type == T_END, rs_q, cnt_q};
+                    cq_q[wpm[1:0]] <= {k_type == T_END, rs_q, cnt_q};
+                mark_q  <= acc && k_mark;
                 cnt_q   <= cnt_d;
                 rs_q    <= rs_d;
                 wp_q    <= wp_d;
@@ -244,6 +250,7 @@ module trc_enc #(
                     rs_q    <= 1'b1;
                     wp_q    <= 3'd0;
                     rp_q    <= 3'd0;
+                    mark_q  <= 1'b0;
                     stall_q <= 1'b0;
                 end
             end
@@ -251,7 +258,7 @@ module trc_enc #(
             assign fr_ready = k_ready && !stall_q;
             assign cq_head  = cq_q[rp_q[1:0]][31:0];
             assign cq_end   = cq_q[rp_q[1:0]][32];
-            assign cq_valid = wp_q != rp_q;
+            assign cq_valid = wp_q != rp_q; // a word a clock after its END/SYNC
 `ifdef TRC_ASSERT
             always @(posedge clk) begin
                 if (!rst && full && acc && k_mark)
