@@ -195,9 +195,10 @@ module trc_enc #(
     // and moves the write pointer a clock later, the free slot being at
     // wp_q + mark_q meanwhile, so that neither the record's decode nor the
     // coder's ready reach the pointers. The coder's input stalls on a
-    // registered flag, set when the queue held 3 words or more a clock
-    // before: at most one word enters a clock, so the queue never
-    // overflows, and the stall reads a flop instead of the pointers.
+    // registered flag, set when the queue held 2 words or more a clock
+    // before: at most one word enters a clock, so the queue holds at most
+    // 3 and the free slot is never the head (it is written every clock,
+    // with no full check), and the stall reads a flop, not the pointers.
     wire        k_valid, k_ready;
     wire [31:0] cq_head;
     wire        cq_end, cq_valid, cq_take;
@@ -214,10 +215,9 @@ module trc_enc #(
             reg [32:0] cq_q [0:3];          // {END, count word}
             reg [2:0]  wp_q, wp_d, rp_q, rp_d;
             reg        mark_q;              // an END/SYNC taken, wp_q not yet moved
-            reg        stall_q;             // the queue held 3 or 4 words
+            reg        stall_q;             // the queue held 2 or 3 words
             wire [2:0] wpm  = wp_q + {2'd0, mark_q};
             wire [2:0] used = wpm - rp_q;
-            wire full = used == 3'd4;
             wire acc  = k_valid && k_ready;
             always @* begin
                 cnt_d = cnt_q;
@@ -237,14 +237,13 @@ module trc_enc #(
                 // the free slot (at wpm) takes the word every clock, and an
                 // END/SYNC only moves the pointer past it (no handshake on
                 // the 33 enables)
-                if (!full)
-                    cq_q[wpm[1:0]] <= {k_type == T_END, rs_q, cnt_q};
+                cq_q[wpm[1:0]] <= {k_type == T_END, rs_q, cnt_q};
                 mark_q  <= acc && k_mark;
                 cnt_q   <= cnt_d;
                 rs_q    <= rs_d;
                 wp_q    <= wp_d;
                 rp_q    <= rp_d;
-                stall_q <= used[2] || used[1:0] == 2'd3;
+                stall_q <= used[2] || used[1];
                 if (rst) begin
                     cnt_q   <= 31'd0;
                     rs_q    <= 1'b1;
@@ -261,7 +260,7 @@ module trc_enc #(
             assign cq_valid = wp_q != rp_q; // a word a clock after its END/SYNC
 `ifdef TRC_ASSERT
             always @(posedge clk) begin
-                if (!rst && full && acc && k_mark)
+                if (!rst && used > 3'd3)
                     $error("%m: count queue overrun");
             end
 `endif
