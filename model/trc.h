@@ -147,7 +147,8 @@ trc_record trc_lower(const trc_params *p, const trc_record *r);
 
 #define TRC_DICT_MAX 255 /* 2^8 - 1 entries */
 /* Bytes one raw record can produce at most, with any parameters. */
-#define TRC_MAX_RECORD_BYTES 44 /* with a checked stream's zeros, count, CRC */
+#define TRC_MAX_RECORD_BYTES 60 /* with a checked stream's zeros, count, CRC
+                                   and an END's two closing units */
 
 typedef struct {
     uint32_t entry[TRC_DICT_MAX];
@@ -275,6 +276,12 @@ typedef struct {
                            each unit's count must equal it (TRC_ERR_CHECK) */
     int ureset;         /* checked streams: the unit began in the reset state
                            (its count word's bit 31 must say so) */
+    int closing;        /* checked streams: closing units still to read after
+                           an END's unit (2, 1 or 0); each is 8 bytes, read
+                           before the next record (TRC_ERR_CHECK if one
+                           differs). A caller that hands a decoder one unit
+                           at a time passes them as their own 8 bytes. */
+    uint32_t ccount;    /* ... the count word they repeat */
     trc_stats st;
 } trc_decoder;
 
@@ -291,7 +298,9 @@ trc_error trc_decoder_init(trc_decoder *d, const trc_params *p);
  * On any error, trc_decoder_bit_offset() gives the stream bit offset of the
  * record at fault; records decoded before it are in dst[0..*n_out).
  * With d->stop_at_mark set, it also returns right after each END or SYNC
- * record (byte-aligned: *src_used ends there), so a caller can cut frames.
+ * record (byte-aligned: *src_used ends there), so a caller can cut frames;
+ * in a checked stream also after each closing unit of an END (format.md
+ * 4.10), which sets d->ended as the END does.
  */
 trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
                      size_t *src_used, trc_record *dst, size_t cap,
@@ -309,9 +318,13 @@ uint64_t trc_decoder_bit_offset(const trc_decoder *d);
  * whole unit (e <= len, e - c <= TRC_CHECK_FIND_MAX) whose CRC-32 checks,
  * whose count word says that it began in the reset state, and which decodes
  * from the reset state to exactly its END or SYNC, zero bytes and count
- * word. Returns TRC_OK with *at = c, *end = e, *records = its trace records
- * and *count = the trace records up to its end (mod 2^31, from its count
- * word); TRC_ERR_TRUNCATED when there is none. Work: at most
+ * word; or such that src[c..c + 8) is a closing unit (the 8 bytes after an
+ * END's unit: a count word and its own CRC-32). Returns TRC_OK with *at = c,
+ * *end = e, *records = its trace records (0 for a closing unit, which has
+ * e - c == 8) and *count = the trace records up to its end (mod 2^31, from
+ * its count word); TRC_ERR_TRUNCATED when there is none. After a closing
+ * unit the stream carries on the END's dictionaries: a reader counts the
+ * loss it tells and looks further, from e, for a unit to decode. Work: at most
  * TRC_CHECK_FIND_MAX bytes of CRC a candidate, and one unit's decoding for
  * each candidate whose CRC checks.
  */

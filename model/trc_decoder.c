@@ -408,6 +408,29 @@ static trc_error get_check(trc_decoder *d, bitr *r)
     return TRC_OK;
 }
 
+/* A closing unit after an END's unit: the END unit's count word and the
+ * CRC-32 of those 4 bytes (so the CRC-32 of the 8 bytes is the constant of
+ * format.md 4.10). Cut short, it leaves the position past it. */
+static trc_error get_closing(trc_decoder *d, bitr *r)
+{
+    size_t b0 = (size_t)(r->pos >> 3);
+    if (b0 + 8u > r->len) {
+        r->pos = (uint64_t)(b0 + 8u) * 8u;
+        return TRC_OK;
+    }
+    const uint8_t *c = r->src + b0;
+    uint32_t cw = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
+                  (uint32_t)c[3] << 24;
+    if (trc_crc32(0, c, 8) != UINT32_C(0x2144DF1C) || cw != d->ccount)
+        return TRC_ERR_CHECK;
+    r->pos += 64u;
+    r->crcd = b0 + 8u;
+    d->closing--;
+    d->ended = 1; /* a clean stop point, as after the END */
+    d->st.check_bits += 64u;
+    return TRC_OK;
+}
+
 /* Decodes one record. *out is set and 1 returned through *emit when the
  * record is a trace record; reserved ones only move the decoder's state. */
 static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
@@ -418,6 +441,10 @@ static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, bitr *r, trc_record *
     uint32_t delta = 0, key = 0, type = 0, val = 0;
     uint64_t gap;
     int os = 0;
+    if (d->closing) {
+        *emit = 0;
+        return get_closing(d, r);
+    }
     trc_error err =
         p->mode == TRC_MODE_STACK
             ? get_stack(d, r, &delta, &os, &key, &type, &val)
@@ -473,6 +500,10 @@ static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, bitr *r, trc_record *
                 trc_error cerr = get_check(d, r);
                 if (cerr != TRC_OK)
                     return cerr;
+                if (type == TRC_TYPE_END(p)) {
+                    d->closing = 2;
+                    d->ccount = (uint32_t)d->ureset << 31 | (d->count & 0x7FFFFFFFu);
+                }
                 d->ureset = type == TRC_TYPE_SYNC(p);
             }
             if (type == TRC_TYPE_END(p)) {
@@ -662,6 +693,7 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
     bitr r = {src, len, d->bit, (uint64_t)len * 8u, 0};
     uint64_t first = r.pos;
     size_t n = 0;
+    int marked = 0;
     trc_error err = TRC_OK;
     /* Near the end of the input a record may be cut short, after it changed
      * the state. The state where the last SAFE_BITS begin is kept, once a
@@ -674,7 +706,7 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
     int saved = 0;
 
     while (n < cap && r.pos < r.end) {
-        if (run && d->carry == 0 && r.end >= SAFE_BITS) {
+        if (run && d->carry == 0 && !d->closing && r.end >= SAFE_BITS) {
             bitr rr = r; /* r's address stays private to this loop */
             size_t k = paper_runs(d, &rr, dst + n, cap - n, run);
             n += k;
@@ -713,11 +745,15 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
         }
         n += (size_t)emit;
         d->count += (uint32_t)emit;
-        if (d->stop_at_mark && d->ended)
+        if (d->stop_at_mark && d->ended) {
+            marked = 1;
             break;
+        }
     }
     if (err == TRC_OK && final && r.pos >= r.end && !d->ended)
         err = TRC_ERR_TRUNCATED; /* the stream stops without END or SYNC */
+    if (err == TRC_OK && final && r.pos >= r.end && d->closing && !marked)
+        err = TRC_ERR_TRUNCATED; /* ... or without an END's closing units */
     size_t whole = (size_t)(r.pos >> 3);
     if (d->check && whole > r.crcd) {
         d->ucrc = trc_crc32(d->ucrc, src + r.crcd, whole - r.crcd);
@@ -774,22 +810,24 @@ trc_error trc_check_find(const trc_params *p, const uint8_t *src, size_t len,
                          size_t from, size_t *at, size_t *end,
                          uint64_t *records, uint32_t *count)
 {
-    for (size_t c = from; c + 16u <= len; c += 8u) {
+    for (size_t c = from; c + 8u <= len; c += 8u) {
         size_t lim = len - c < TRC_CHECK_FIND_MAX ? len - c : TRC_CHECK_FIND_MAX;
         uint32_t crc = 0;
         for (size_t e = 8; e <= lim; e += 8) {
             crc = trc_crc32(crc, src + c + e - 8u, 8);
             /* the CRC of a whole unit, check word included (format.md 4.10) */
-            if (crc != UINT32_C(0x2144DF1C) || e < 16u)
+            if (crc != UINT32_C(0x2144DF1C))
                 continue;
             const uint8_t *w = src + c + e - 8u;
-            uint64_t n;
-            if (!(w[3] & 0x80u)) {
-                c += e - 8u; /* a unit that does not begin in the reset state */
-                break;
+            uint64_t n = 0;
+            if (e > 8u) { /* e == 8: a closing unit, no records */
+                if (!(w[3] & 0x80u)) {
+                    c += e - 8u; /* a unit that does not begin in the reset state */
+                    break;
+                }
+                if (!whole_unit(p, src + c, e, &n))
+                    break;
             }
-            if (!whole_unit(p, src + c, e, &n))
-                break;
             *at = c;
             *end = c + e;
             *records = n;

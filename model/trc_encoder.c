@@ -301,6 +301,25 @@ static void close_unit(trc_encoder *e, bitw *w)
     e->ubytes = 0;
 }
 
+/* After an END's unit: two closing units, each the unit's count word and
+ * the CRC-32 of those 4 bytes alone, so that a reader that loses the unit
+ * still learns how many records it held (format.md 4.10). */
+static void close_end(trc_encoder *e, bitw *w)
+{
+    uint32_t cw = (uint32_t)e->ureset << 31 | (e->count & 0x7FFFFFFFu);
+    uint8_t b[4];
+    for (int i = 0; i < 4; i++)
+        b[i] = (uint8_t)(cw >> (8 * i));
+    uint32_t crc = trc_crc32(0, b, 4);
+    for (int k = 0; k < 2; k++) {
+        memcpy(w->dst + w->pos, b, 4);
+        for (int i = 0; i < 4; i++)
+            w->dst[w->pos + 4 + i] = (uint8_t)(crc >> (8 * i));
+        w->pos += 8;
+    }
+    w->crcd = w->pos;
+}
+
 /* Codes one raw record already checked by trc_raw_check(). */
 static TRC_HOT_INLINE void put_raw(trc_encoder *e, bitw *w,
                                    const trc_record *r)
@@ -328,8 +347,11 @@ static TRC_HOT_INLINE void put_raw(trc_encoder *e, bitw *w,
     }
     if (r->a == TRC_TYPE_END(p) || r->a == TRC_TYPE_SYNC(p)) {
         pad_to_byte(w);
-        if (e->check)
+        if (e->check) {
             close_unit(e, w);
+            if (r->a == TRC_TYPE_END(p))
+                close_end(e, w);
+        }
         e->ureset = r->a == TRC_TYPE_SYNC(p);
     }
     if (r->a == TRC_TYPE_SYNC(p))

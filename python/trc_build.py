@@ -70,6 +70,7 @@ typedef struct {
     int v1;
     int check;
     uint32_t count;
+    int closing;
     trc_stats st;
     ...;
 } trc_decoder;

@@ -23,8 +23,8 @@
 //   LEAN   - 1: the lean paper mode encoder (trc_lean): the same stream, a
 //            record over about 2.5 clocks, in a fraction of the area; MODE 0
 //   CHECK  - 1: a checked stream (docs/format.md 4.10), each unit closed by
-//            zero bytes, the trace records so far and a CRC-32 (trc_wcrc);
-//            0: the plain stream
+//            zero bytes, the trace records so far and a CRC-32, an END's
+//            unit also by two closing units (trc_wcrc); 0: the plain stream
 //   INFO_W - derived, do not set: max(1+FID_W, TYPE_W+VAL_W)
 `default_nettype none
 `include "trc_format.vh"
@@ -189,11 +189,19 @@ module trc_enc #(
     // 4.10): bit 31 says the unit began in the reset state (first, or after
     // a SYNC), bits 30..0 count the trace records so far (function, user OS
     // and LOST records, mod 2^31) as records enter the coder. Each END and
-    // SYNC leaves its word in a queue of 4 that trc_wcrc reads when it
-    // closes that unit; while the queue is full the coder takes nothing.
+    // SYNC leaves its word, and whether it was an END (its unit is followed
+    // by two closing units), in a queue of 4 that trc_wcrc reads when it
+    // closes that unit. The accept of an END/SYNC is registered (mark_q)
+    // and moves the write pointer a clock later, the free slot being at
+    // wp_q + mark_q meanwhile, so that neither the record's decode nor the
+    // coder's ready reach the pointers. The coder's input stalls on a
+    // registered flag, set when the queue held 2 words or more a clock
+    // before: at most one word enters a clock, so the queue holds at most
+    // 3 and the free slot is never the head (it is written every clock,
+    // with no full check), and the stall reads a flop, not the pointers.
     wire        k_valid, k_ready;
     wire [31:0] cq_head;
-    wire        cq_valid, cq_take;
+    wire        cq_end, cq_valid, cq_take;
     generate
         if (CHECK == 1) begin : g_count
             localparam [TYPE_W-1:0] T_SYNC = `TRC_T_SYNC(TYPE_W);
@@ -204,9 +212,12 @@ module trc_enc #(
             wire k_mark  = k_os && (k_type == T_SYNC || k_type == T_END);
             reg [30:0] cnt_q, cnt_d;
             reg        rs_q, rs_d;          // the unit began in the reset state
-            reg [31:0] cq_q [0:3];
+            reg [32:0] cq_q [0:3];          // {END, count word}
             reg [2:0]  wp_q, wp_d, rp_q, rp_d;
-            wire full = wp_q - rp_q == 3'd4;
+            reg        mark_q;              // an END/SYNC taken, wp_q not yet moved
+            reg        stall_q;             // the queue held 2 or 3 words
+            wire [2:0] wpm  = wp_q + {2'd0, mark_q};
+            wire [2:0] used = wpm - rp_q;
             wire acc  = k_valid && k_ready;
             always @* begin
                 cnt_d = cnt_q;
@@ -215,38 +226,49 @@ module trc_enc #(
                 rp_d  = rp_q;
                 if (acc && k_trace)
                     cnt_d = cnt_q + 1'b1;
-                if (acc && k_mark) begin
+                if (mark_q)
                     wp_d = wp_q + 1'b1;
+                if (acc && k_mark)
                     rs_d = k_type == T_SYNC;
-                end
                 if (cq_take)
                     rp_d = rp_q + 1'b1;
             end
             always @(posedge clk) begin
-                // the slot at wp_q is not yet valid: it takes the word every
-                // clock, and an END/SYNC only moves wp_q past it (no
-                // handshake on the 32 enables)
-                if (!full)
-                    cq_q[wp_q[1:0]] <= {rs_q, cnt_q};
-                cnt_q <= cnt_d;
-                rs_q  <= rs_d;
-                wp_q  <= wp_d;
-                rp_q  <= rp_d;
+                // the free slot (at wpm) takes the word every clock, and an
+                // END/SYNC only moves the pointer past it (no handshake on
+                // the 33 enables)
+                cq_q[wpm[1:0]] <= {k_type == T_END, rs_q, cnt_q};
+                mark_q  <= acc && k_mark;
+                cnt_q   <= cnt_d;
+                rs_q    <= rs_d;
+                wp_q    <= wp_d;
+                rp_q    <= rp_d;
+                stall_q <= used[2] || used[1];
                 if (rst) begin
-                    cnt_q <= 31'd0;
-                    rs_q  <= 1'b1;
-                    wp_q  <= 3'd0;
-                    rp_q  <= 3'd0;
+                    cnt_q   <= 31'd0;
+                    rs_q    <= 1'b1;
+                    wp_q    <= 3'd0;
+                    rp_q    <= 3'd0;
+                    mark_q  <= 1'b0;
+                    stall_q <= 1'b0;
                 end
             end
-            assign k_valid  = fr_valid && !full;
-            assign fr_ready = k_ready && !full;
-            assign cq_head  = cq_q[rp_q[1:0]];
-            assign cq_valid = wp_q != rp_q;
+            assign k_valid  = fr_valid && !stall_q;
+            assign fr_ready = k_ready && !stall_q;
+            assign cq_head  = cq_q[rp_q[1:0]][31:0];
+            assign cq_end   = cq_q[rp_q[1:0]][32];
+            assign cq_valid = wp_q != rp_q; // a word a clock after its END/SYNC
+`ifdef TRC_ASSERT
+            always @(posedge clk) begin
+                if (!rst && used > 3'd3)
+                    $error("%m: count queue overrun");
+            end
+`endif
         end else begin : g_nocount
             assign k_valid  = fr_valid;
             assign fr_ready = k_ready;
             assign cq_head  = 32'd0;
+            assign cq_end   = 1'b0;
             assign cq_valid = 1'b0;
         end
     endgenerate
@@ -320,7 +342,8 @@ module trc_enc #(
                 .clk(clk), .rst(rst),
                 .s_axis_tdata(e_tdata), .s_axis_tkeep(e_tkeep), .s_axis_tlast(e_tlast),
                 .s_axis_tvalid(e_tvalid), .s_axis_tready(e_tready),
-                .s_count(cq_head), .s_count_valid(cq_valid), .s_count_take(cq_take),
+                .s_count(cq_head), .s_count_end(cq_end), .s_count_valid(cq_valid),
+                .s_count_take(cq_take),
                 .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
                 .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
                 .m_axis_tready(m_axis_tready)
@@ -332,7 +355,7 @@ module trc_enc #(
             assign m_axis_tvalid = e_tvalid;
             assign e_tready      = m_axis_tready;
             assign cq_take       = 1'b0;
-            wire unused_count = ^{cq_head, cq_valid, cq_take};
+            wire unused_count = ^{cq_head, cq_end, cq_valid, cq_take};
         end
     endgenerate
 

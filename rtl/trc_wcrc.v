@@ -1,11 +1,15 @@
 // trc_wcrc: the check words of a checked stream (docs/format.md 4.10).
 // Passes the encoder's words through and closes each unit (its tlast word,
 // which ends with END or SYNC): zero bytes up to a multiple of 8 bytes of
-// the unit, the unit's record count (s_count, taken with s_count_take),
+// the unit, the unit's record count (s_count, taken with s_count_take as
+// the unit's tlast word comes in, and held in a register from there),
 // then the unit's CRC-32 (IEEE 802.3, as zlib), each least significant byte
-// first; the last word of the check word carries tlast. Every output word
-// is full (tkeep all ones). Line rate: one word a clock, plus the words of
-// a unit's zeros, count and CRC, at most 15 bytes (at OUT_W = 64 one word).
+// first. A unit that ends with END (s_count_end) is followed by two closing
+// units, each the same count word and the CRC-32 of those 4 bytes alone.
+// The last word of the check word (of the second closing unit after an
+// END) carries tlast. Every output word is full (tkeep all ones). Line
+// rate: one word a clock, plus the words of a unit's zeros, count and CRC,
+// at most 15 bytes (at OUT_W = 64 one word), and 16 bytes after an END.
 // Parameters:
 //   OUT_W - word width: 8, 16, 32 or 64
 `default_nettype none
@@ -25,6 +29,7 @@ module trc_wcrc #(
     // ---- the count word of the unit being closed (docs/format.md 4.10:
     // reset-state bit, trace records so far), valid before its tlast word
     input  wire [31:0]        s_count,
+    input  wire               s_count_end,   // the unit ends with END
     input  wire               s_count_valid,
     output wire               s_count_take,
     // ---- checked stream out
@@ -100,16 +105,21 @@ module trc_wcrc #(
     reg [1:0]       st_q, st_d;
     reg [PW-1:0]    pos_q, pos_d;     // word within the unit's 8-byte block
     reg [CW-1:0]    cix_q, cix_d;     // word of the check word
+    reg [1:0]       rep_q, rep_d;     // 0: the unit; 1, 2: its closing units
     reg [31:0]      crc_q, crc_d;     // CRC register of the unit so far
     reg [OUT_W-1:0] data_q, data_d;
     reg             last_q, last_d, valid_q, valid_d;
     reg             s_ready, take;
+    reg [31:0]      cnt_q, cnt_d;     // the count word of the unit being closed
+    reg             end_q, end_d;     // ... which ends with END
 
     wire         load = !valid_q || m_axis_tready;
+    // a closing unit comes after the unit (or closing unit) being closed
+    wire         more = end_q && rep_q != 2'd2;
     wire [63:0]  s64  = {s_axis_tdata, {(64 - OUT_W){1'b0}}};
     // the count in stream order (least significant byte first), and word
     // cix_q of it (OUT_W < 64), placed as s64 places a word
-    wire [31:0]  cnt_le = {s_count[7:0], s_count[15:8], s_count[23:16], s_count[31:24]};
+    wire [31:0]  cnt_le = {cnt_q[7:0], cnt_q[15:8], cnt_q[23:16], cnt_q[31:24]};
     wire [63:0]  cnt_sh = {cnt_le, 32'd0} >> (64 - OUT_W - W * 8 * cix_q);
     wire [63:0]  cnt64  = {cnt_sh[OUT_W-1:0], {(64 - OUT_W){1'b0}}};
     // the CRC steps, each output bit a balanced XOR of masked bits: a word
@@ -144,7 +154,10 @@ module trc_wcrc #(
         st_d    = st_q;
         pos_d   = pos_q;
         cix_d   = cix_q;
+        rep_d   = rep_q;
         crc_d   = crc_q;
+        cnt_d   = cnt_q;
+        end_d   = end_q;
         data_d  = data_q;
         last_d  = last_q;
         valid_d = valid_q && !m_axis_tready;
@@ -161,10 +174,15 @@ module trc_wcrc #(
                         crc_d   = c_w;
                         pos_d   = NPW > 1 ? pos_q + 1'b1 : pos_q;
                         // the bytes past tkeep are zero: the unit's zeros
-                        // up to the word's end are already in it
-                        if (s_axis_tlast)
-                            st_d = OUT_W == 64 ? ST_CHK
-                                 : (pos_q == PLAST ? ST_CNT : ST_ZERO);
+                        // up to the word's end are already in it; the count
+                        // word leaves the queue for cnt_q
+                        if (s_axis_tlast) begin
+                            st_d  = OUT_W == 64 ? ST_CHK
+                                  : (pos_q == PLAST ? ST_CNT : ST_ZERO);
+                            take  = 1'b1;
+                            cnt_d = s_count;
+                            end_d = s_count_end;
+                        end
                     end
                 end
                 ST_ZERO: begin
@@ -184,28 +202,32 @@ module trc_wcrc #(
                     pos_d   = NPW > 1 ? pos_q + 1'b1 : pos_q;
                     cix_d   = cix_q + 1'b1;
                     if (cix_q == CLAST) begin
-                        take  = 1'b1;
                         st_d  = ST_CHK;
                         cix_d = {CW{1'b0}};
                     end
                 end
                 default: begin // ST_CHK
                     valid_d = 1'b1;
+                    // the unit's last word: end of the check word, at OUT_W
+                    // = 64 the word of the count and the check word
+                    last_d = 1'b0;
                     if (OUT_W == 64) begin
                         data_d = cchk[63:64-OUT_W];
-                        last_d = 1'b1;
-                        take   = 1'b1;
                     end else begin
                         data_d = chk_sh[OUT_W-1:0];
-                        last_d = cix_q == CLAST;
                     end
                     pos_d = NPW > 1 ? pos_q + 1'b1 : pos_q;
                     cix_d = cix_q + 1'b1;
-                    if (last_d) begin
-                        st_d  = ST_PASS;
-                        cix_d = {CW{1'b0}};
-                        crc_d = 32'hFFFFFFFF;
-                        pos_d = {PW{1'b0}};
+                    if (OUT_W == 64 || cix_q == CLAST) begin
+                        // after an END, a closing unit follows: the count
+                        // word alone, from a fresh CRC register (the same
+                        // states, no data)
+                        last_d = !more;
+                        rep_d  = more ? rep_q + 1'b1 : 2'd0;
+                        st_d   = more ? (OUT_W == 64 ? ST_CHK : ST_CNT) : ST_PASS;
+                        cix_d  = {CW{1'b0}};
+                        crc_d  = 32'hFFFFFFFF;
+                        pos_d  = {PW{1'b0}};
                     end
                 end
             endcase
@@ -219,12 +241,17 @@ module trc_wcrc #(
         st_q    <= st_d;
         pos_q   <= pos_d;
         cix_q   <= cix_d;
+        rep_q   <= rep_d;
         crc_q   <= crc_d;
+        cnt_q   <= cnt_d;
+        end_q   <= end_d;
         if (rst) begin
             valid_q <= 1'b0;
             st_q    <= ST_PASS;
             pos_q   <= {PW{1'b0}};
             cix_q   <= {CW{1'b0}};
+            rep_q   <= 2'd0;
+            end_q   <= 1'b0;
             crc_q   <= 32'hFFFFFFFF;
         end
     end

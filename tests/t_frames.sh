@@ -43,13 +43,43 @@ $TRC decompress $W/x.trc $W/x.txt 2>$W/x.err; rc=$?
 t frame_truncated_keeps_whole_frames kept_whole_frames $rc $W/x.err $W/x.txt
 # A checked stream (the core with CHECK): `trc frame --check` verifies each
 # unit's check word, drops it, and writes the same file as for the plain
-# stream; damage stops it at the unit (file and byte), keeping whole frames.
+# stream; after damage (file and byte named, exit 1) it resumes as `trc
+# decompress` does: the records lost are a frame of LOST records, so the
+# framed file decodes, exit 0, to what `trc decompress --raw --check` writes.
 t frame_check_equals_compress_frame bash -c "$TRC compress --raw --check --sync-every 4096 $W/$n.txt $W/c.bin && $TRC frame --check $W/c.bin $W/frc.trc && cmp $W/frc.trc $W/f4096.trc"
 expect_fail frame_checked_without_check "c.bin: byte [0-9]+, bit [0-7]: " $TRC frame $W/c.bin $W/x.trc
 python3 -c "import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[300000] ^= 0x10; open(sys.argv[2], 'wb').write(d)" $W/c.bin $W/cbad.bin
 expect_fail frame_check_damage_names_byte "cbad.bin: byte [0-9]+, bit [0-7]: .*(TRC_ERR_CHECK|TRC_ERR_CORRUPT|TRC_ERR_PADDING)" $TRC frame --check $W/cbad.bin $W/x.trc
+# DAMAGE NAME: a damaged copy of c.bin (python, from DAMAGE), framed with
+# --check: exit 1, then the framed file reads without error to the text
+# `trc decompress --raw --check` writes, whose records and L counts add up to
+# the trace's
+frame_check_resumes() {
+  python3 -c "import sys; d = bytearray(open(sys.argv[1], 'rb').read()); $1; open(sys.argv[2], 'wb').write(d)" $W/c.bin $W/$2.bin
+  $TRC frame --check $W/$2.bin $W/$2.trc 2>$W/$2.err; local rc=$?
+  $TRC decompress --raw --check $W/$2.bin $W/$2.a.txt 2>/dev/null
+  [ $rc = 1 ] && grep -q "$2.bin: byte [0-9]*: .* records lost" $W/$2.err &&
+    $TRC decompress $W/$2.trc $W/$2.b.txt && cmp -s $W/$2.a.txt $W/$2.b.txt &&
+    awk -v n=$(wc -l < $W/$n.canon) '$2 == "L" { l += $3; next } { k++ } END { exit !(k + l == n) }' $W/$2.b.txt
+}
+t frame_check_resumes_bit_flip frame_check_resumes "d[300000] ^= 0x10" cflip
+t frame_check_resumes_bytes_dropped frame_check_resumes "d[200000:203000] = b''" cdrop
+t frame_check_resumes_two_gaps frame_check_resumes "d[100000] ^= 1; d[400000] ^= 0x80" ctwo
+# the last unit damaged: the END's closing units tell its loss
+t frame_check_resumes_last_unit frame_check_resumes "d[len(d) - 40] ^= 0x10" clast
+# a closing unit damaged: nothing lost, the file is the undamaged one
+frame_check_closing() {
+  python3 -c "import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[-3] ^= 0x10; open(sys.argv[2], 'wb').write(d)" $W/c.bin $W/cclose.bin
+  $TRC frame --check $W/cclose.bin $W/cclose.trc 2>$W/cclose.err; local rc=$?
+  [ $rc = 1 ] && grep -q "cclose.bin: byte [0-9]*: a closing unit after END fails" $W/cclose.err &&
+    cmp -s $W/cclose.trc $W/f4096.trc
+}
+t frame_check_closing_unit_damaged frame_check_closing
+# damage with no count after it (the stream cut short): whole frames only
+head -c 300000 $W/c.bin > $W/ccut.bin
+$TRC frame --check $W/ccut.bin $W/x.trc 2>/dev/null
 $TRC decompress $W/x.trc $W/x.txt 2>$W/x.err; rc=$?
-t frame_check_damage_keeps_whole_frames kept_whole_frames $rc $W/x.err $W/x.txt
+t frame_check_cut_keeps_whole_frames kept_whole_frames $rc $W/x.err $W/x.txt
 # Damage in a checked stream (docs/format.md 4.10): reported as a damaged
 # frame is, the reader resumes at the next unit, and the L records make up
 # exactly the records lost (tests/checked_damage.py checks against the text).

@@ -179,3 +179,30 @@ t checked_crafted_count_bounded ck_crafted_count
 # bounded work (TRC_CHECK_FIND_MAX bytes of CRC each), exit 1, nothing out
 python3 -c "import random, sys; r = random.Random(5); h = open(sys.argv[1], 'rb').read(16); open(sys.argv[2], 'wb').write(h + bytes(r.randrange(256) for _ in range(1 << 20)))" $W/ck.trc $W/ckr.trc
 t checked_random_bounded bash -c "timeout 20 $TRC decompress $W/ckr.trc $W/ckr.txt 2> $W/ckr.err; [ \$? = 1 ] && grep -q 'lost at the end' $W/ckr.err && [ ! -s $W/ckr.txt ]"
+# the end of a checked stream: the END's closing units tell the loss of a
+# damaged last unit (counted, not "unknown"); a damaged or cut closing unit
+# costs no records; a crafted closing unit (CRC recomputed) claiming 2^31 - 1
+# records is not believed (bounded output)
+ck_end() {
+  python3 -c "import sys, zlib; d = bytearray(open(sys.argv[1], 'rb').read()); $1; open(sys.argv[2], 'wb').write(d)" $W/ck.trc $W/cke.trc
+  $TRC decompress $W/cke.trc $W/cke.txt 2> $W/cke.err; local rc=$?
+  [ $rc = 1 ] && grep -q "cke.trc: byte [0-9]*: $2" $W/cke.err && ! grep -q 'lost at the end' $W/cke.err &&
+    [ $(grep -c ' L ' $W/cke.txt) = $3 ] &&
+    awk '$2 == "L" { l += $3; next } { n++ } END { exit !(n + l == 20000) }' $W/cke.txt
+}
+t checked_last_unit_loss_counted ck_end "d[-40] ^= 0x10" "unit fails its check.*closing units at the end: [1-9][0-9]* records lost" 1
+t checked_closing_unit_damaged ck_end "d[-3] ^= 0x10" "a closing unit after END fails its check (no records lost)" 0
+t checked_closing_units_cut ck_end "del d[-12:]" "the stream ends inside the closing units after END (no records lost)" 0
+ck_crafted_closing() {
+  python3 -c "
+import sys, zlib
+d = bytearray(open(sys.argv[1], 'rb').read())
+for k in (16, 8):
+    d[-k:-k + 4] = (0x7FFFFFFF).to_bytes(4, 'little')
+    d[-k + 4:len(d) - k + 8] = zlib.crc32(bytes(d[-k:-k + 4])).to_bytes(4, 'little')
+d[-40] ^= 0x10  # and the last unit damaged
+open(sys.argv[2], 'wb').write(d)" $W/ck.trc $W/ckk.trc
+  $TRC decompress $W/ckk.trc $W/ckk.txt 2> $W/ckk.err; local rc=$?
+  [ $rc = 1 ] && [ $(wc -l < $W/ckk.txt) -lt 20100 ] && grep -q 'lost at the end' $W/ckk.err
+}
+t checked_crafted_closing_count_bounded ck_crafted_closing

@@ -145,8 +145,8 @@ job "+soak 200k records (OUT_W 8, stalls 0.3)" \
 # then seeded bit errors (single bits, bursts of 2..32) on the output bytes,
 # each decoded by the model's checked decoder, which must catch all, and read
 # as the tools read it (resuming after the damaged unit), which must give
-# decoded + reported lost = the records emitted (damage in the last unit,
-# whose loss no later unit tells, is counted apart by the harness).
+# decoded + reported lost = the records emitted in every trial (the END's
+# closing units tell the loss of a damaged last unit).
 seed=900
 for set in cpaperf ctinyf clpaperf; do
   tr=$S/data/lua_calls_t1.20k.txt

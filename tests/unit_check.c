@@ -105,15 +105,19 @@ static trc_error dec(const trc_params *p, int chk, const uint8_t *src,
 
 /* format.md 4.10: E 2 (delta 0) and END from the reset state, paper
  * parameters: the bits of 4.6, 4 zero bytes, the count word 0x80000001 (the
- * unit began in the reset state; 1 record), then the CRC-32 of the 12. */
+ * unit began in the reset state; 1 record), then the CRC-32 of the 12; then
+ * the END's two closing units, each the count word and its own CRC-32. */
 static void test_worked_example(void)
 {
-    const uint8_t want[16] = {0xB9, 0x5F, 0xFF, 0x00, 0x00, 0x00, 0x00, 0x00,
-                              0x01, 0x00, 0x00, 0x80, 0xA9, 0xBF, 0x97, 0xCD};
+    const uint8_t want[32] = {0xB9, 0x5F, 0xFF, 0x00, 0x00, 0x00, 0x00, 0x00,
+                              0x01, 0x00, 0x00, 0x80, 0xA9, 0xBF, 0x97, 0xCD,
+                              0x01, 0x00, 0x00, 0x80, 0x59, 0x3B, 0x40, 0x74,
+                              0x01, 0x00, 0x00, 0x80, 0x59, 0x3B, 0x40, 0x74};
     trc_params p = trc_params_paper();
     trc_encoder e;
     uint8_t b[3 * TRC_MAX_RECORD_BYTES];
     size_t at = 0, len, used;
+    uint32_t c0;
     trc_encoder_init(&e, &p);
     e.check = 1;
     trc_record r = {0, 2, 0, TRC_ENTRY};
@@ -121,19 +125,46 @@ static void test_worked_example(void)
     at += len;
     trc_encode_end(&e, b + at, TRC_MAX_RECORD_BYTES, &len);
     at += len;
-    check(at == 16 && !memcmp(b, want, 16), "checked_worked_example_bytes");
+    check(at == 32 && !memcmp(b, want, 32), "checked_worked_example_bytes");
     check(ref_crc(want, 12) == 0xCD97BFA9u && ref_crc(want, 16) == 0x2144DF1Cu,
           "checked_worked_example_crc_and_residue");
+    check(ref_crc(want + 16, 4) == 0x74403B59u && ref_crc(want + 16, 8) == 0x2144DF1Cu &&
+              !memcmp(want + 16, want + 24, 8),
+          "checked_worked_example_closing_units");
     trc_record out[4];
     size_t n;
-    check(dec(&p, 1, want, 16, 0, out, 4, &n) == TRC_OK && n == 1 &&
+    check(dec(&p, 1, want, 32, 0, out, 4, &n) == TRC_OK && n == 1 &&
               out[0].kind == TRC_ENTRY && out[0].a == 2 && out[0].delta == 0,
           "checked_worked_example_decodes");
-    uint8_t bad[16];
-    memcpy(bad, want, 16);
+    check(dec(&p, 1, want, 16, 0, out, 4, &n) == TRC_ERR_TRUNCATED &&
+              dec(&p, 1, want, 24, 0, out, 4, &n) == TRC_ERR_TRUNCATED &&
+              dec(&p, 1, want, 28, 0, out, 4, &n) == TRC_ERR_TRUNCATED,
+          "checked_end_without_closing_units_truncated");
+    uint8_t bad[32];
+    memcpy(bad, want, 32);
     bad[14] ^= 0x10;
-    check(dec(&p, 1, bad, 16, 0, out, 4, &n) == TRC_ERR_CHECK,
+    check(dec(&p, 1, bad, 32, 0, out, 4, &n) == TRC_ERR_CHECK,
           "checked_worked_example_bad_crc");
+    memcpy(bad, want, 32);
+    bad[29] ^= 0x01;
+    check(dec(&p, 1, bad, 32, 0, out, 4, &n) == TRC_ERR_CHECK,
+          "checked_closing_unit_bad_crc");
+    /* a closing unit whose CRC checks but whose count is not the END's */
+    memcpy(bad, want, 32);
+    bad[24] = 2;
+    c0 = ref_crc(bad + 24, 4);
+    for (int i = 0; i < 4; i++)
+        bad[28 + i] = (uint8_t)(c0 >> (8 * i));
+    check(dec(&p, 1, bad, 32, 0, out, 4, &n) == TRC_ERR_CHECK,
+          "checked_closing_unit_wrong_count");
+    /* the search for a unit to resume at finds a closing unit: no records,
+     * the count up to the END */
+    size_t fa, fe;
+    uint64_t frecs;
+    uint32_t fcount;
+    check(trc_check_find(&p, want, 32, 8, &fa, &fe, &frecs, &fcount) == TRC_OK &&
+              fa == 16 && fe == 24 && frecs == 0 && fcount == 1,
+          "check_find_closing_unit");
     /* a count that is not the records so far, with a matching CRC: the
      * unit is rejected */
     memcpy(bad, want, 12);
@@ -199,6 +230,20 @@ static int units_ok(const trc_params *p, const uint8_t *s, size_t len,
         if (crc != got_crc)
             return 0;
         at += 4;
+        if (!from_reset) { /* an END: two closing units, the count word and
+                              the CRC-32 of its 4 bytes */
+            if (at + 16 > len)
+                return 0;
+            for (int k = 0; k < 2; k++, at += 8) {
+                uint32_t cc = ref_crc(s + at, 4);
+                uint8_t want[8] = {s[at - 8 * k - 8], s[at - 8 * k - 7],
+                                   s[at - 8 * k - 6], s[at - 8 * k - 5],
+                                   (uint8_t)cc, (uint8_t)(cc >> 8),
+                                   (uint8_t)(cc >> 16), (uint8_t)(cc >> 24)};
+                if (memcmp(s + at, want, 8))
+                    return 0;
+            }
+        }
         u0 = at;
         d.ended = 0;
         (*units)++;

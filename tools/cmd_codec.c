@@ -307,48 +307,139 @@ static int cut_frames(const cli_args *a, const uint8_t *s, size_t len, FILE *f,
     return 0;
 }
 
-/* A checked stream (docs/format.md 4.10) without its check words: each
- * unit's CRC is verified and its zero bytes and check word dropped, in
- * place; *len becomes the plain length. 0 when every unit checks; 1 at the
- * first unit that fails (message naming the file and the byte), *len then
- * ending at the last SYNC before it, so that only complete frames remain. */
-static int strip_checks(const cli_args *a, uint8_t *s, size_t *len)
+/* Appends to out a stream of its own: n records lost as LOST records (each
+ * at most 2^VAL_W - 1), then SYNC, or END when end is set. 0, or 1 when out
+ * of memory. */
+static int put_lost(const trc_params *p, uint64_t n, int end, bytebuf *out)
+{
+    trc_encoder e;
+    size_t used, len;
+    uint64_t max = (UINT64_C(1) << p->val_w) - 1u;
+    trc_encoder_init(&e, p);
+    while (n) {
+        trc_record l = {0, (uint32_t)(n < max ? n : max), 0, TRC_LOST};
+        if (!room(out, TRC_MAX_RECORD_BYTES))
+            return 1;
+        trc_encode(&e, &l, 1, &used, out->b + out->len, TRC_MAX_RECORD_BYTES, &len);
+        out->len += len;
+        n -= l.a;
+    }
+    if (!room(out, TRC_MAX_RECORD_BYTES))
+        return 1;
+    if (end)
+        trc_encode_end(&e, out->b + out->len, TRC_MAX_RECORD_BYTES, &len);
+    else
+        trc_encode_sync(&e, out->b + out->len, TRC_MAX_RECORD_BYTES, &len);
+    out->len += len;
+    return 0;
+}
+
+#define COUNT_MASK UINT32_C(0x7FFFFFFF)
+
+/* A checked stream (docs/format.md 4.10) without its check words, for the
+ * frames: each unit's CRC is verified and its zero bytes, count and check
+ * word (and an END's closing units) dropped; the plain stream goes to *out.
+ * After a unit that fails, the reading resumes as `trc decompress` does
+ * (trc_check_find): *out is cut back to the last SYNC before the damage (a
+ * frame starts from the reset state), and the records lost from there on,
+ * which the next good unit's count word or an END's closing units tell, go
+ * in as LOST records closed by a SYNC (END at the end): a frame of their
+ * own. A closing unit that fails costs nothing. Returns 0 when all checks,
+ * 1 when something failed but every loss is counted, 2 when the damage runs
+ * to the end with no count after it (*out then ends at the last SYNC:
+ * complete frames only), 3 when out of memory. Each failure is reported
+ * with the file and the byte. */
+static int strip_checks(const cli_args *a, const uint8_t *s, size_t len, bytebuf *out)
 {
     static trc_record recs[4096];
     trc_decoder d;
-    size_t pos = 0, plain = 0, last_sync = 0;
+    size_t pos = 0, ustart = 0, sync_pos = 0, last_sync = 0;
+    uint32_t sync_count = 0; /* records before last_sync, mod 2^31 */
+    int rc = 0;
     trc_decoder_init(&d, &a->p);
     d.check = 1;
     d.stop_at_mark = 1;
-    while (pos < *len) {
+    while (pos < len) {
         size_t used, n;
         uint64_t cb = d.st.check_bits, syncs = d.st.sync;
-        trc_error e = trc_decode(&d, s + pos, *len - pos, &used, recs, 4096, &n, 1);
-        if (e != TRC_OK) {
-            uint64_t bit = trc_decoder_bit_offset(&d);
-            cli_error("%s: byte %llu, bit %u: %s (%s)", a->pos[0],
-                      (unsigned long long)(bit / 8u), (unsigned)(bit % 8u),
-                      trc_error_text(e), trc_error_name(e));
-            *len = last_sync;
-            return 1;
+        trc_error e = trc_decode(&d, s + pos, len - pos, &used, recs, 4096, &n, 1);
+        size_t keep = used - (size_t)((d.st.check_bits - cb) / 8u);
+        if (!room(out, keep))
+            return 3;
+        memcpy(out->b + out->len, s + pos, keep);
+        out->len += keep;
+        pos += used;
+        if (d.st.check_bits != cb)
+            ustart = pos; /* a unit (or a closing unit) ends here */
+        if (d.st.sync != syncs) {
+            last_sync = out->len;
+            sync_pos = pos;
+            sync_count = d.count & COUNT_MASK;
         }
-        if (d.st.check_bits != cb) { /* a unit ends at pos + used */
-            size_t keep = used - (size_t)((d.st.check_bits - cb) / 8u);
-            memmove(s + plain, s + pos, keep);
-            plain += keep;
-            pos += used;
-            if (d.st.sync != syncs)
-                last_sync = plain;
-        } else {
-            memmove(s + plain, s + pos, used);
-            plain += used;
-            pos += used;
+        if (e == TRC_OK) {
+            if (used == 0 && n == 0)
+                break; /* not reached: final = 1 decodes to the end or fails */
+            continue;
         }
-        if (used == 0 && n == 0)
-            break; /* not reached: final = 1 decodes to the end or fails */
+        uint64_t bit = trc_decoder_bit_offset(&d);
+        rc = 1;
+        if (d.closing) { /* the unit before it checked: nothing lost */
+            cli_error("%s: byte %llu: a closing unit after END fails its check, or "
+                      "the stream ends inside them (no records lost)", a->pos[0],
+                      (unsigned long long)pos);
+            pos = len - pos < 8u * d.closing ? len : pos + 8u * d.closing;
+            ustart = pos;
+            d.closing = 0;
+            continue;
+        }
+        cli_error("%s: byte %llu, bit %u: %s (%s)", a->pos[0],
+                  (unsigned long long)(bit / 8u), (unsigned)(bit % 8u),
+                  trc_error_text(e), trc_error_name(e));
+        out->len = last_sync;
+        size_t from = ustart + 8u, gap = sync_pos, c = 0, end = 0;
+        uint64_t urecs, lost = 0;
+        uint32_t count;
+        int closed = 0; /* the last thing found is an END's closing unit */
+        for (;;) {
+            if (trc_check_find(&a->p, s, len, from, &c, &end, &urecs, &count) != TRC_OK) {
+                if (closed && from == len)
+                    break; /* the closing units at the end */
+                cli_error("%s: byte %llu: no unit to resume at after it: %llu records "
+                          "counted lost, and an unknown number of records is lost at "
+                          "the end", a->pos[0],
+                          (unsigned long long)ustart, (unsigned long long)lost);
+                return 2;
+            }
+            uint32_t before = (count - (uint32_t)urecs) & COUNT_MASK;
+            uint32_t k = (before - sync_count) & COUNT_MASK;
+            if (k > 8u * (uint64_t)(c - gap)) { /* could not fit: look further */
+                from = c + 8u;
+                continue;
+            }
+            lost += k;
+            sync_count = before;
+            if (end - c > 8u)
+                break;
+            from = gap = end;
+            closed = 1;
+        }
+        int at_end = closed && from == len;
+        if ((lost || at_end) && put_lost(&a->p, lost, at_end, out))
+            return 3;
+        cli_error("%s: byte %llu: %s at byte %llu: %llu records lost (a frame of LOST "
+                  "records in their place)", a->pos[0], (unsigned long long)ustart,
+                  at_end ? "the stream's closing units" : "resumed",
+                  (unsigned long long)(at_end ? len : c), (unsigned long long)lost);
+        if (at_end)
+            break;
+        last_sync = out->len;
+        trc_decoder_init(&d, &a->p);
+        d.check = 1;
+        d.stop_at_mark = 1;
+        d.count = sync_count;
+        pos = ustart = sync_pos = c;
     }
-    *len = plain;
-    return 0;
+    return rc;
 }
 
 /* Cuts a bare stream (the core's output with SYNC_EVERY, or `trc compress
@@ -379,8 +470,22 @@ int cmd_frame(const cli_args *a)
     fwrite(hdr, 1, sizeof hdr, cli_out_file(o));
     /* A checked stream: its check words have protected the link; verified,
      * they are dropped, and the frames' CRCs protect storage from here on. */
-    int damaged = cli_given(a, OPT_CHECK) && strip_checks(a, s, &len);
-    int rc = cut_frames(a, s, len, cli_out_file(o), !damaged);
+    int damaged = 0;
+    if (cli_given(a, OPT_CHECK)) {
+        bytebuf plain = {NULL, 0, 0};
+        damaged = strip_checks(a, s, len, &plain);
+        free(s);
+        s = plain.b;
+        len = plain.len;
+        if (damaged == 3) {
+            cli_error("%s: out of memory", a->pos[0]);
+            free(s);
+            cli_out_close(o, 0);
+            return 1;
+        }
+    }
+    int rc = cut_frames(a, s ? s : (const uint8_t *)"", len, cli_out_file(o), damaged < 2);
+    rc |= damaged != 0;
     free(s);
     /* On a decode error the complete frames are kept (docs/format.md 5.1). */
     if (cli_out_close(o, 1))

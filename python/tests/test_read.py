@@ -508,3 +508,32 @@ def test_checked_stream(cli, sample_text, tmp_path):
     assert rows_of(arr) == expected_columns(parse_text(got.stdout))
     lost = arr["kind"] == trc.LOST
     assert lost.sum() == 1 and len(arr) - 1 + int(arr["value"][lost].sum()) == 20000
+
+
+@pytest.mark.parametrize("where", ["last_unit", "closing_unit", "cut_in_closing"])
+def test_checked_stream_end(cli, sample_text, tmp_path, where):
+    # damage at the end of a checked stream: the END's closing units tell
+    # the loss of a damaged last unit, and a damaged or cut closing unit
+    # costs no records; the reader agrees with `trc decompress`
+    t = tmp_path / "ck.trc"
+    cli("compress", "--check", "--sync-every", "500", sample_text, t)
+    d = bytearray(t.read_bytes())
+    if where == "last_unit":
+        d[len(d) - 40] ^= 0x10
+    elif where == "closing_unit":
+        d[len(d) - 3] ^= 0x10
+    else:
+        d = d[:-12]
+    bad = write(tmp_path, "bad.trc", bytes(d))
+    got = cli("decompress", bad, "-", check=False)
+    assert got.returncode == 1
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        with trc.open(bad, on_damage="mark") as r:
+            arr = r.read_array()
+            assert r.damage == 1
+    assert [x.category for x in w] == [trc.DamageWarning]
+    assert rows_of(arr) == expected_columns(parse_text(got.stdout))
+    lost = arr["kind"] == trc.LOST
+    assert len(arr) - int(lost.sum()) + int(arr["value"][lost].sum()) == 20000
+    assert (lost.sum() == 1) == (where == "last_unit")

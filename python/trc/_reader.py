@@ -462,8 +462,10 @@ class Reader:
         """A checked stream read as `trc decompress` reads it (docs/format.md
         4.10, "Damage"): a unit's records are handed out once it checks;
         after a unit that fails, L records for the records lost (from the
-        count word of the next unit that begins in the reset state) and a
-        DamageWarning, then the records from that unit on."""
+        count word of the next unit that begins in the reset state, or of
+        the closing units after an END) and a DamageWarning, then the
+        records from that unit on. A closing unit that fails costs no
+        records: a DamageWarning, and the reading goes on after it."""
         mask = 0x7FFFFFFF
         vmax = (1 << self.params.val_w) - 1
         fmax = lib.TRC_CHECK_FIND_MAX
@@ -493,7 +495,10 @@ class Reader:
         while True:
             if self._avail() - off < _BLOCK // 2:
                 self._fill(self._avail() + _BLOCK)
-            if self._avail() == 0 and self._eof:
+            if self._avail() - off == 0 and self._eof:
+                if dec.closing:
+                    self._damaged("the stream ends inside the closing units after "
+                                  "END (no records lost)", self._offset() + off)
                 break  # the end, at a unit boundary
             with ffi.from_buffer(self._buf) as src:
                 e = lib.trc_decode(dec, ffi.cast("uint8_t *", src) + self._pos + off,
@@ -515,6 +520,18 @@ class Reader:
                 continue
             if e == lib.TRC_OK and not self._eof:
                 continue  # a record longer than what is buffered
+            if dec.closing:
+                # an END's closing unit fails: the unit before it checked
+                start = self._offset() + off
+                skip = min(8 * dec.closing, self._fill(off + 8 * dec.closing) - off)
+                self._damaged("a closing unit after END fails its check (no records "
+                              "lost)" if skip == 8 * dec.closing else
+                              "the stream ends inside the closing units after END (no "
+                              "records lost)", start)
+                dec.closing = 0
+                self._pos += off + skip
+                off = 0
+                continue
             # the unit at _pos failed: resume at the next one (bounded work:
             # fmax bytes of CRC per candidate, a window of 2 * fmax bytes)
             why = _error_text(e)[1] if e != lib.TRC_OK else "TRC_ERR_TRUNCATED"
@@ -522,6 +539,10 @@ class Reader:
             pending = []
             st_sum += words()
             rel = 8
+            gap = start   # where the bytes skipped since the last count began
+            total = 0     # records lost, from the counts found
+            closed = False  # the last thing found is an END's closing unit
+            at_end = False
             while True:
                 avail = self._fill(2 * fmax)
                 with ffi.from_buffer(self._buf) as src:
@@ -530,32 +551,51 @@ class Reader:
                 if ok:
                     before = (count[0] - recs[0]) & mask
                     lost = (before - seen) & mask
-                    if lost <= 8 * (self._offset() + at[0] - start):
+                    if lost > 8 * (self._offset() + at[0] - gap):
+                        rel = at[0] + 8
+                        continue
+                    total += lost
+                    seen = before
+                    if end[0] - at[0] > 8:
                         break
-                    rel = at[0] + 8
+                    # a closing unit: the loss up to it; look further
+                    self._pos += end[0]
+                    gap = self._offset()
+                    rel = 0
+                    closed = True
                     continue
                 if self._eof:
+                    at_end = True
+                    clean = closed and avail == 0
                     self._pos = len(self._buf)
-                    self._damaged("unit fails its check (%s); no unit to resume at "
-                                  "after it: an unknown number of records is lost at "
-                                  "the end" % why, start)
-                    return
+                    break
                 tried = avail - fmax
                 self._pos += rel + (-(-(tried - rel) // 8) * 8 if tried > rel else 0)
                 rel = 0
-            self._pos += at[0]
-            self._damaged("unit fails its check (%s); skipped %d bytes to the next "
-                          "unit: %d records lost (marked with L)"
-                          % (why, self._offset() - start, lost), start)
-            if lost:
-                cnt = np.full(-(-lost // vmax), vmax, dtype=np.uint64)
-                cnt[-1] = lost - vmax * (len(cnt) - 1)
+            if not at_end:
+                self._pos += at[0]
+                self._damaged("unit fails its check (%s); skipped %d bytes to the next "
+                              "unit: %d records lost (marked with L)"
+                              % (why, self._offset() - start, total), start)
+            elif clean:
+                self._damaged("unit fails its check (%s); skipped %d bytes to the closing "
+                              "units at the end: %d records lost (marked with L)"
+                              % (why, self._offset() - start, total), start)
+            else:
+                self._damaged("unit fails its check (%s); no unit to resume at after "
+                              "it: %d records counted lost (marked with L), and an "
+                              "unknown number of records is lost at the end"
+                              % (why, total), start)
+            if total:
+                cnt = np.full(-(-total // vmax), vmax, dtype=np.uint64)
+                cnt[-1] = total - vmax * (len(cnt) - 1)
                 lrec = np.zeros(len(cnt), RAW_DTYPE)
                 lrec["kind"] = LOST
                 lrec["a"] = cnt
                 yield lrec
-            seen = before
-            fresh(before)
+            if at_end:
+                return
+            fresh(seen)
             off = 0
         st_sum += words()
 
