@@ -12,6 +12,8 @@
 //   BURST     - trc_mpenc's: records in a row from one CPU at most
 //   PRESCALE, FIFO_AW, DT_W - as in trc_core, per CPU (one prescaler phase:
 //               every CPU's time counts from the same reset)
+//   DROP_W    - as in trc_core, per CPU: LOST counts stay exact up to
+//               2^DROP_W - 2^(DROP_W-VAL_W) drops in one wait for room
 //   STIM      - 1: an OS event of type MARK_TYPE or CTL_TYPE on any port is
 //               a request (marker, control), not a record; 0: events only
 //   MARK_TYPE - OS type of markers (default 2^TYPE_W-9, trc_rvfi's highest
@@ -40,6 +42,7 @@ module trc_mpcore #(
     parameter PRESCALE  = 1,
     parameter FIFO_AW   = 4,
     parameter DT_W      = 48,
+    parameter DROP_W    = 48,
     parameter STIM      = 1,
     parameter MARK_TYPE = (1 << TYPE_W) - 9,
     parameter CTL_TYPE  = (1 << TYPE_W) - 10,
@@ -85,6 +88,8 @@ module trc_mpcore #(
                          "trc_mpcore: FIFO_AW must be 1..16")
         `TRC_PARAM_CHECK(DT_W > NT && DT_W <= 64, g_bad_dt_w, trc_bad_param_DT_W,
                          "trc_mpcore: DT_W must be NT+1..64")
+        `TRC_PARAM_CHECK(DROP_W > VAL_W && DROP_W <= 64, g_bad_drop_w, trc_bad_param_DROP_W,
+                         "trc_mpcore: DROP_W must be VAL_W+1..64")
         `TRC_PARAM_CHECK(STIM == 0 || (MARK_TYPE >= 0 && CTL_TYPE >= 0 &&
                          MARK_TYPE < (1 << TYPE_W) - 4 && CTL_TYPE < (1 << TYPE_W) - 4 &&
                          MARK_TYPE != CTL_TYPE), g_bad_types, trc_bad_param_MARK_CTL_TYPE,
@@ -224,7 +229,6 @@ module trc_mpcore #(
     assign tracing = en_q;
 
     // ---- per CPU: time-stamper and FIFO
-    localparam [FIFO_AW:0] LAST1 = (1 << FIFO_AW) - 1;   // one entry free
     wire [NCPU*REC_W-1:0] fi_rec;
     wire [NCPU-1:0]       fi_valid, fi_ready;
     genvar g;
@@ -232,21 +236,14 @@ module trc_mpcore #(
         for (g = 0; g < NCPU; g = g + 1) begin : g_cpu
             wire [REC_W-1:0] ts_rec;
             wire             ts_valid, ts_rdy, ts_busy;
-            // the FIFO's occupancy, counted from its handshakes, and the room
-            // the time-stamper sees: not the last entry while a broadcast for
-            // this CPU waits, unless it is the broadcast's clock
-            reg  [FIFO_AW:0] occ_q;
+            // the room the time-stamper sees: not the FIFO's last free entry
+            // while a broadcast for this CPU waits, unless it is the
+            // broadcast's clock
             wire             fi_room = ts_rdy;
-            wire             keep1   = bv_q && bmask_q[g] && occ_q == LAST1 && !put[g];
+            wire             fi_last1;
+            wire             keep1   = bv_q && bmask_q[g] && fi_last1 && !put[g];
             wire             t_room  = fi_room && !keep1;
             assign bc_ok[g] = fi_room && !ts_busy;
-            always @(posedge clk) begin
-                if (rst)
-                    occ_q <= {(FIFO_AW + 1){1'b0}};
-                else
-                    occ_q <= occ_q + {{FIFO_AW{1'b0}}, ts_valid}
-                                   - {{FIFO_AW{1'b0}}, fi_valid[g] && fi_ready[g]};
-            end
             wire             t_valid = put[g] || normal[g];
             wire             t_os    = put[g] || ev_os[g];
             wire [INFO_W-1:0] t_info = put[g] ? b_info : ev_info[g*INFO_W +: INFO_W];
@@ -255,7 +252,7 @@ module trc_mpcore #(
             wire             t_lost  = (put[g] && normal[g]) || lost_req[g];
             trc_tstamp #(
                 .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
-                .PRESCALE(PRESCALE), .DT_W(DT_W)
+                .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W)
             ) u_tstamp (
                 .clk(clk), .rst(rst),
                 .ev_valid(t_valid), .ev_os(t_os), .ev_info(t_info),
@@ -266,6 +263,7 @@ module trc_mpcore #(
             trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
                 .clk(clk), .rst(rst),
                 .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_rdy),
+                .s_axis_last1(fi_last1),
                 .m_axis_tdata(fi_rec[g*REC_W +: REC_W]), .m_axis_tvalid(fi_valid[g]),
                 .m_axis_tready(fi_ready[g])
             );
