@@ -85,11 +85,9 @@ module trc_core #(
 
     generate
         if (FIFO_AW > 0) begin : g_fifo
-            wire unused_last1;
             trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
                 .clk(clk), .rst(rst),
                 .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_ready),
-                .s_axis_last1(unused_last1),
                 .m_axis_tdata(fi_rec), .m_axis_tvalid(fi_valid), .m_axis_tready(fi_ready)
             );
         end else begin : g_reg

@@ -6,8 +6,6 @@
 // the next read address, and a word becomes visible one clock after its
 // write: the read never needs the word being written, so the memory maps
 // to block RAM without a write-through bypass (the iCE40 has no LUT RAM).
-// s_axis_last1 says that exactly one entry is free (trc_mpcore keeps that
-// entry for a marker; other users leave it open).
 // Parameters:
 //   W  - data width
 //   AW - address bits; 2^AW entries
@@ -23,7 +21,6 @@ module trc_fifo #(
     input  wire [W-1:0] s_axis_tdata,
     input  wire         s_axis_tvalid,
     output wire         s_axis_tready,
-    output wire         s_axis_last1,   // exactly one entry free
     // ---- out
     output wire [W-1:0] m_axis_tdata,
     output wire         m_axis_tvalid,
@@ -54,7 +51,6 @@ module trc_fifo #(
     wire        rd    = m_axis_tvalid && m_axis_tready;
 
     assign s_axis_tready = !full;
-    assign s_axis_last1  = afull;
     assign m_axis_tvalid = !empty;
     assign m_axis_tdata  = out_q;
 

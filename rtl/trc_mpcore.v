@@ -229,6 +229,7 @@ module trc_mpcore #(
     assign tracing = en_q;
 
     // ---- per CPU: time-stamper and FIFO
+    localparam [FIFO_AW:0] LAST1 = (1 << FIFO_AW) - 1;   // one entry free
     wire [NCPU*REC_W-1:0] fi_rec;
     wire [NCPU-1:0]       fi_valid, fi_ready;
     genvar g;
@@ -236,14 +237,21 @@ module trc_mpcore #(
         for (g = 0; g < NCPU; g = g + 1) begin : g_cpu
             wire [REC_W-1:0] ts_rec;
             wire             ts_valid, ts_rdy, ts_busy;
-            // the room the time-stamper sees: not the FIFO's last free entry
-            // while a broadcast for this CPU waits, unless it is the
-            // broadcast's clock
+            // the FIFO's occupancy, counted from its handshakes, and the room
+            // the time-stamper sees: not the last entry while a broadcast for
+            // this CPU waits, unless it is the broadcast's clock
+            reg  [FIFO_AW:0] occ_q;
             wire             fi_room = ts_rdy;
-            wire             fi_last1;
-            wire             keep1   = bv_q && bmask_q[g] && fi_last1 && !put[g];
+            wire             keep1   = bv_q && bmask_q[g] && occ_q == LAST1 && !put[g];
             wire             t_room  = fi_room && !keep1;
             assign bc_ok[g] = fi_room && !ts_busy;
+            always @(posedge clk) begin
+                if (rst)
+                    occ_q <= {(FIFO_AW + 1){1'b0}};
+                else
+                    occ_q <= occ_q + {{FIFO_AW{1'b0}}, ts_valid}
+                                   - {{FIFO_AW{1'b0}}, fi_valid[g] && fi_ready[g]};
+            end
             wire             t_valid = put[g] || normal[g];
             wire             t_os    = put[g] || ev_os[g];
             wire [INFO_W-1:0] t_info = put[g] ? b_info : ev_info[g*INFO_W +: INFO_W];
@@ -263,7 +271,6 @@ module trc_mpcore #(
             trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
                 .clk(clk), .rst(rst),
                 .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_rdy),
-                .s_axis_last1(fi_last1),
                 .m_axis_tdata(fi_rec[g*REC_W +: REC_W]), .m_axis_tvalid(fi_valid[g]),
                 .m_axis_tready(fi_ready[g])
             );

@@ -165,11 +165,9 @@ module trc_rvfi #(
     wire             lose = act_v && !q_in;
     assign gap = lose;
 
-    wire             unused_last1;
     trc_fifo #(.W(ACT_W), .AW(QAW)) u_queue (
         .clk(clk), .rst(rst),
         .s_axis_tdata(act), .s_axis_tvalid(q_in), .s_axis_tready(q_ready),
-        .s_axis_last1(unused_last1),
         .m_axis_tdata(q_act), .m_axis_tvalid(q_valid), .m_axis_tready(q_take)
     );
 
