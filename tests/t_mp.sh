@@ -38,6 +38,7 @@ t "param check NT=15 with 2 CPUs stops them" stops "NT + 1 not a power of two" N
 t "param check MARK_TYPE reserved stops them" stops "two user OS types" MARK_TYPE=125
 t "param check VAL_W without room for a control word stops them" stops \
   "hold a control word" NCPU=8 VAL_W=4 ND_V=3
+t "param check DROP_W not above VAL_W stops them" stops "DROP_W must be VAL_W+1..64" DROP_W=16
 
 # ---- the harness: bytes against the model, every CPU's events exact
 J="$W/jobs"
