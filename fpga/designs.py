@@ -126,11 +126,13 @@ DESIGNS = {d.name: d for d in [
            constraints=(("ice40", "constraints/ice40_hx8k_ct256_dc.pcf"),
                         ("ecp5", "constraints/ecp5_25f_cabga256_dc.lpf")),
            devices=("hx8k", "ecp5-6", "ecp5-8")),
-    # several CPUs into one stream (docs/rtl.md, "trc_mpcore")
+    # several CPUs into one stream (docs/rtl.md, "trc_mpcore"), placed where
+    # they fit: 4 CPUs need more logic cells than the UP5K's 5280, 8 more
+    # than the HX8K's 7680 (reports/mp.md)
     *[Design("trc_mp%d" % n, "trc_mpcore", -1, TRC_RTL, dict(PAPER, OUT_W=64, NCPU=n),
              "trc_mpcore, %d CPUs, OUT_W=64" % n, kind="mp", wrapper="trc_fpga_mp",
-             color="#756bb1")
-      for n in (2, 4, 8)],
+             color="#756bb1", devices=devs)
+      for n, devs in ((2, ()), (4, ("hx8k", "ecp5-6", "ecp5-8")), (8, ("ecp5-6", "ecp5-8")))],
     Design("lz4_w12", "trc_lz4_core", 2, LZ4_RTL, {"WIN_BITS": 12, "OUT_AW": 11, "LIT_AW": 9},
            "LZ4 baseline, 4 KB window",
            Perf("byte", 8, "sim_w12", size="lz4_w12_bytes", rate_key="lz4_w12_clocks_per_byte",

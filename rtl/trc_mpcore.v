@@ -12,6 +12,8 @@
 //   BURST     - trc_mpenc's: records in a row from one CPU at most
 //   PRESCALE, FIFO_AW, DT_W - as in trc_core, per CPU (one prescaler phase:
 //               every CPU's time counts from the same reset)
+//   DROP_W    - as in trc_core, per CPU: LOST counts stay exact up to
+//               2^DROP_W - 2^(DROP_W-VAL_W) drops in one wait for room
 //   STIM      - 1: an OS event of type MARK_TYPE or CTL_TYPE on any port is
 //               a request (marker, control), not a record; 0: events only
 //   MARK_TYPE - OS type of markers (default 2^TYPE_W-9, trc_rvfi's highest
@@ -40,6 +42,7 @@ module trc_mpcore #(
     parameter PRESCALE  = 1,
     parameter FIFO_AW   = 4,
     parameter DT_W      = 48,
+    parameter DROP_W    = 48,
     parameter STIM      = 1,
     parameter MARK_TYPE = (1 << TYPE_W) - 9,
     parameter CTL_TYPE  = (1 << TYPE_W) - 10,
@@ -85,6 +88,8 @@ module trc_mpcore #(
                          "trc_mpcore: FIFO_AW must be 1..16")
         `TRC_PARAM_CHECK(DT_W > NT && DT_W <= 64, g_bad_dt_w, trc_bad_param_DT_W,
                          "trc_mpcore: DT_W must be NT+1..64")
+        `TRC_PARAM_CHECK(DROP_W > VAL_W && DROP_W <= 64, g_bad_drop_w, trc_bad_param_DROP_W,
+                         "trc_mpcore: DROP_W must be VAL_W+1..64")
         `TRC_PARAM_CHECK(STIM == 0 || (MARK_TYPE >= 0 && CTL_TYPE >= 0 &&
                          MARK_TYPE < (1 << TYPE_W) - 4 && CTL_TYPE < (1 << TYPE_W) - 4 &&
                          MARK_TYPE != CTL_TYPE), g_bad_types, trc_bad_param_MARK_CTL_TYPE,
@@ -255,7 +260,7 @@ module trc_mpcore #(
             wire             t_lost  = (put[g] && normal[g]) || lost_req[g];
             trc_tstamp #(
                 .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
-                .PRESCALE(PRESCALE), .DT_W(DT_W)
+                .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W)
             ) u_tstamp (
                 .clk(clk), .rst(rst),
                 .ev_valid(t_valid), .ev_os(t_os), .ev_info(t_info),

@@ -142,12 +142,17 @@ module trc_mpenc #(
 
     wire             arb_valid = |s_axis_tvalid;
     wire             arb_fire  = arb_valid && arb_ready;
-    reg  [REC_W-1:0] arb_rec;
-    always @* begin
-        arb_rec = {REC_W{1'b0}};
-        for (k = 0; k < NCPU; k = k + 1)
-            arb_rec = arb_rec | ({REC_W{grant[k]}} & s_axis_tdata[k*REC_W +: REC_W]);
-    end
+    // the granted CPU's record, selected by its number: a 2^CW:1 mux per bit
+    // (an AND-OR over the one-hot grant took half again as many LUTs on
+    // ECP5); without a grant it is CPU 0's, and nothing takes it
+    wire [REC_W-1:0] recs [0:NCPU-1];
+    genvar g;
+    generate
+        for (g = 0; g < NCPU; g = g + 1) begin : g_rec
+            assign recs[g] = s_axis_tdata[g*REC_W +: REC_W];
+        end
+    endgenerate
+    wire [REC_W-1:0] arb_rec = recs[gsel];
     assign s_axis_tready = grant & {NCPU{arb_ready}};
 
     always @(posedge clk) begin

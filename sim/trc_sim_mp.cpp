@@ -6,7 +6,9 @@
 // overflow storms (every CPU every clock while the output trickles), idle
 // gaps longer than 2^NT ticks, and the final flush. Markers and control
 // words (start/stop of one CPU or all) come as stimulus events on random
-// ports and as pin pulses. Checks:
+// ports and as pin pulses; SYNC records come as events on random ports (each
+// returns every CPU's dictionaries, every bank, to the reset state and makes
+// CPU 0 current, and ends a tlast word). Checks:
 //   - every byte and tlast equals the C model's multi-CPU encoder fed with
 //     the records the arbiter handed to the coder (their CPU and raw record);
 //   - the stream decoded with the model gives, per CPU, exactly the events
@@ -36,6 +38,7 @@ const unsigned NCPU = TRC_P_NCPU;
 
 struct Opts {
     uint64_t events = 20000, idles = 2, seed = 1, storms = 2, sats = 2, marks = 20, ctls = 12;
+    uint64_t syncs = 12, min_syncs = 0;
     double stall_out = 0.2, min_rate = 0.0;
     const char *wave = nullptr;
 };
@@ -50,6 +53,8 @@ std::vector<SimOpt> opt_table(Opts &o)
         {"--sats", SimOpt::UINT, &o.sats, "N  saturations: all CPUs, output ready (2)"},
         {"--marks", SimOpt::UINT, &o.marks, "N  marker requests, ports and pin (20)"},
         {"--ctls", SimOpt::UINT, &o.ctls, "N  start/stop requests, ports and pins (12)"},
+        {"--syncs", SimOpt::UINT, &o.syncs, "N  SYNC events on random ports (12)"},
+        {"--min-syncs", SimOpt::UINT, &o.min_syncs, "N  fail if fewer SYNCs reach the coder (0)"},
         {"--stall-out", SimOpt::DOUBLE, &o.stall_out, "P  output stall probability (0.2)"},
         {"--min-rate", SimOpt::DOUBLE, &o.min_rate,
          "R  fail if records/clock under saturation ends below R"},
@@ -62,6 +67,7 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
     explicit Bench(const Opts &o)
         : o_(o), iw_(sim_info_w(p_)), axis_(TRC_P_OUT_W), rng_(o.seed)
     {
+        min_syncs_ = o.min_syncs;
     }
 
     bool setup()
@@ -194,6 +200,7 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
         // markers and controls spread over the run (and the budget)
         double mark_p = (double)o_.marks / (double)(o_.events + 1) / 2;
         double ctl_p = (double)o_.ctls / (double)(o_.events + 1) / 2;
+        double sync_p = (double)o_.syncs / (double)(o_.events + 1) / 2;
         for (unsigned k = 0; k < NCPU; k++) {
             ev[k] = phase_ != IDLE && phase_ != DRAIN && (all_ev || rng_.chance(ev_p_));
             req[k] = false;
@@ -208,6 +215,9 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
                 rec[k] = {0, t_ctl_, random_ctl(), TRC_OS};
                 req[k] = true;
                 ctl_req_++;
+            } else if (may && ev[k] && sync_req_ < o_.syncs && rng_.chance(sync_p)) {
+                rec[k] = {0, TRC_TYPE_SYNC(&p_), 0, TRC_OS};
+                sync_req_++;
             }
             put_bits(top_->ev_info, k * iw_, iw_, sim_pack(p_, rec[k]) & ((1ull << iw_) - 1));
             put_bits(top_->ev_valid, k, 1, ev[k]);
@@ -305,6 +315,11 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
                 }
                 continue;
             }
+            bool sync = rec[k].kind == TRC_OS && rec[k].a == TRC_TYPE_SYNC(&p_);
+            if (sync && !dr) { // written, and not a trace record: its ticks
+                syncs_[k]++;   // fold into the CPU's next record
+                continue;
+            }
             emitted_[k]++;
             Ev e = {t, rec[k], dr};
             evs_[k].push_back(e);
@@ -323,8 +338,9 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
             }
             want_.insert(want_.end(), buf, buf + len);
             want_rec_.insert(want_rec_.end(), len, taps_);
-            if (r.kind == TRC_OS && r.a == TRC_TYPE_END(&p_))
+            if (r.kind == TRC_OS && (r.a == TRC_TYPE_END(&p_) || r.a == TRC_TYPE_SYNC(&p_)))
                 want_tl_.push_back(want_.size());
+            sync_taps_ += r.kind == TRC_OS && r.a == TRC_TYPE_SYNC(&p_);
             taps_++;
             if (phase_ == SAT && phase_left_ < phase_len_ - 200)
                 sat_taken_[cpu]++;
@@ -359,8 +375,10 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
         } else if (phase_ == DRAIN) {
             drain_quiet_++;
         }
-        // every CPU's END is out when the output has been quiet a while
-        return end_clock(cycle_, phase_ == DRAIN, drain_quiet_, 200, tlasts_ >= NCPU, done);
+        // every CPU's END is out when the output has been quiet a while (the
+        // SYNCs, all before the drain, end words with tlast too)
+        return end_clock(cycle_, phase_ == DRAIN, drain_quiet_, 200,
+                         tlasts_ >= NCPU + sync_taps_, done);
     }
 };
 

@@ -33,6 +33,8 @@ struct MpRecord {
     // markers and controls
     uint64_t mark_req_ = 0, mark_lost_ = 0, mark_pins_ = 0, mark_bc_ = 0;
     uint64_t ctl_req_ = 0, ctl_lost_ = 0, ctl_pins_ = 0, ctl_bc_ = 0;
+    // SYNC events presented; written per CPU; into the coder
+    uint64_t sync_req_ = 0, syncs_[NCPU] = {}, sync_taps_ = 0, min_syncs_ = 0;
     std::vector<uint32_t> mark_vals_;
     // saturation: clocks measured, records taken in them
     uint64_t sat_clocks_ = 0, sat_taps_ = 0;
@@ -85,16 +87,28 @@ struct MpRecord {
                    (unsigned long long)mark_lost_, (unsigned long long)mark_pins_);
             return 1;
         }
+        // every SYNC written for a CPU reached the coder, and enough did
+        uint64_t synced = 0;
+        for (unsigned k = 0; k < NCPU; k++)
+            synced += syncs_[k];
+        if (synced != sync_taps_ || sync_taps_ < min_syncs_) {
+            printf("SYNC: %llu presented, %llu written, %llu into the coder (at least %llu "
+                   "wanted)\n",
+                   (unsigned long long)sync_req_, (unsigned long long)synced,
+                   (unsigned long long)sync_taps_, (unsigned long long)min_syncs_);
+            return 1;
+        }
         double rate = sat_clocks_ ? (double)sat_taps_ / (double)sat_clocks_ : 0;
         printf("cpus %u cycles %llu events %llu traced %llu delivered %llu lost %llu "
                "lost-records %llu markers %llu (pins %llu, requests lost %llu) controls %llu "
-               "(lost %llu) switches %llu bytes %zu bits/record %.2f\n",
+               "(lost %llu) syncs %llu switches %llu bytes %zu bits/record %.2f\n",
                NCPU, (unsigned long long)cycle_, (unsigned long long)events_,
                (unsigned long long)tot.events, (unsigned long long)tot.delivered,
                (unsigned long long)tot.drops, (unsigned long long)tot.lost_recs,
                (unsigned long long)mark_bc_, (unsigned long long)mark_pins_,
                (unsigned long long)mark_lost_, (unsigned long long)ctl_bc_,
-               (unsigned long long)ctl_lost_, (unsigned long long)model_->switches, bytes_.size(),
+               (unsigned long long)ctl_lost_, (unsigned long long)sync_taps_,
+               (unsigned long long)model_->switches, bytes_.size(),
                n ? 8.0 * (double)bytes_.size() / (double)n : 0.0);
         printf("saturation: clocks %llu records/clock %.4f, per CPU", (unsigned long long)sat_clocks_,
                rate);

@@ -4,7 +4,8 @@
 # trc_mpenc / trc_mpcore; the harness (every byte against the C model's
 # multi-CPU encoder, every CPU's events and LOST counts exact, markers in
 # every CPU at one time, controls, fairness and one record per clock under
-# saturation) on 1, 2, 4, 5 and 8 CPUs with stalls, saturation and storms;
+# saturation) on 1, 2, 4, 5 and 8 CPUs with stalls, saturation, storms and
+# SYNC records (each returns every CPU's dictionary banks to reset);
 # the 2- and 4-CPU PicoRV32 systems end to end (lock never held twice,
 # markers once per CPU at one time, each CPU's calls as its firmware
 # counted); mp_check.py made to fail; and the host tools on traces of several
@@ -37,6 +38,7 @@ t "param check NT=15 with 2 CPUs stops them" stops "NT + 1 not a power of two" N
 t "param check MARK_TYPE reserved stops them" stops "two user OS types" MARK_TYPE=125
 t "param check VAL_W without room for a control word stops them" stops \
   "hold a control word" NCPU=8 VAL_W=4 ND_V=3
+t "param check DROP_W not above VAL_W stops them" stops "DROP_W must be VAL_W+1..64" DROP_W=16
 
 # ---- the harness: bytes against the model, every CPU's events exact
 J="$W/jobs"
@@ -50,6 +52,9 @@ for s in 6 7; do
   echo "+mp4 saturation and storms, one record per clock, seed $s|$S/mp_mp4/Vtrc_sim_mp --events 30000 --idles 0 --min-rate 0.999 --seed $s" >> "$J"
 done
 echo "+mp8 saturation and storms, one record per clock|$S/mp_mp8/Vtrc_sim_mp --events 40000 --idles 0 --min-rate 0.999 --seed 8" >> "$J"
+for n in 2 4 8; do
+  echo "+mp$n SYNCs on random ports: every bank back to reset, 30% output stalls|$S/mp_mp$n/Vtrc_sim_mp --events 15000 --sats 0 --storms 0 --idles 0 --syncs 150 --min-syncs 10 --stall-out 0.3 --seed 1$n" >> "$J"
+done
 for s in 9 10; do
   echo "+mp5n extra switch bits, LOST split, OUT_W 16, idle gaps, seed $s|$S/mp_mp5n/Vtrc_sim_mp --events 15000 --idles 2 --seed $s" >> "$J"
 done
