@@ -6,10 +6,11 @@
 //   context     trc_stkctx: the shadow call stack, the previous keys and
 //               the table addresses; the context tables (trc_ptab) read
 //   table       trc_stkpred: the entries out of the tables, the record
-//               against them as the writes up to two records ahead left them
-//   prediction  trc_stkpred: the same against the write of the record
-//               ahead, the entries' update
-//   symbol      trc_stksym: ranks, prefix, payload, dictionaries
+//               against them as the writes up to two records ahead left them,
+//               and against the write the record ahead is making
+//   prediction  trc_stkpred: the candidates selected, the entries' update
+//   symbol      trc_stksym: ranks, payload, dictionaries
+//   split       trc_stksym: rank code and prefix
 //   sum         trc_stksym: where the rank code and the prefix start
 //   length      trc_stksym: rank code and prefix over the payload, lengths
 //   assembly    here: the dictionary fields under it, into a register

@@ -1,10 +1,11 @@
-// trc_stksym: the symbol, sum and length stages of the stack mode coders
-// (docs/format.md 4.7, 4.8). A record's code is a prefix of NP and class
-// codes, the delta symbol's rank code, its payload, then the dictionary
-// fields. The symbol stage looks the parts up: the rank of the delta symbol
-// in its alphabet (its order by m, NP, stack mode 2's split NEAR and NPX),
-// the prefix, the payload (the mantissa or the timestamp code, from
-// trc_tscode) and the dictionaries; the sum stage adds up where the rank
+// trc_stksym: the symbol, split, sum and length stages of the stack mode
+// coders (docs/format.md 4.7, 4.8). A record's code is a prefix of NP and
+// class codes, the delta symbol's rank code, its payload, then the
+// dictionary fields. The symbol stage looks the parts up: the place of the
+// delta symbol in its alphabet (its order by m, NP, stack mode 2's split
+// NEAR and NPX), the step 2 code of NP and class, the payload (the mantissa
+// or the timestamp code, from trc_tscode) and the dictionaries; the split
+// stage makes the rank code and the prefix; the sum stage adds up where the rank
 // code and the prefix start; the length stage puts them over the payload
 // (two shifts side by side) and works out the record's length, and the
 // length less 1, less MAXLEN and less MAXLEN + 1 (one adder each, after a
@@ -94,7 +95,8 @@ module trc_stksym #(
     wire       np_h   = in_e && sy_eh;              // NP at 3 or 8 (else 1)
     wire       split  = M2 && in_e && sy_split;
     wire       npx    = M2 && os && sy_pk && sy_pred; // step 1's alphabet
-    reg  [3:0] pos, pos_near, npp, rank;
+    reg  [3:0] pos, pos_near, npp;
+    reg  [1:0] rinc;
     reg  [2:0] zz;
     always @* begin
         case (sy_j)                                 // j + 3 -> L0 L+1 L-1 ...
@@ -110,8 +112,8 @@ module trc_stksym #(
             default: pos = 4'd10;
         endcase
         npp  = !np_h ? 4'd1 : sy_m ? 4'd8 : 4'd3;
-        rank = pos + {3'd0, split && (pos > pos_near || sy_nearo)} +
-               {3'd0, np && pos >= npp};
+        // rank = pos + rinc, added in the split stage
+        rinc = {1'b0, split && (pos > pos_near || sy_nearo)} + {1'b0, np && pos >= npp};
     end
     // the last rank has no closing zero: ESC, unless NPX follows it (the
     // code itself is made in the split stage)
@@ -183,7 +185,8 @@ module trc_stksym #(
     reg              sx_fh, sx_th, sx_vh;
     reg [TSW-1:0]    sx_pl;
     reg [SW-1:0]     sx_pl_len;
-    reg [3:0]        sx_rank;
+    reg [3:0]        sx_pos;
+    reg [1:0]        sx_rinc;
     reg [11:0]       sx_s2;
     reg [3:0]        sx_s2_len;
     reg [ND_F-1:0]   sx_fc;
@@ -204,7 +207,8 @@ module trc_stksym #(
             sx_vh     <= v_hit;
             sx_pl     <= pl;
             sx_pl_len <= pl_len;
-            sx_rank   <= rank;
+            sx_pos    <= pos;
+            sx_rinc   <= rinc;
             sx_s2     <= s2;
             sx_s2_len <= s2_len;
             sx_fc     <= f_code;
@@ -219,6 +223,7 @@ module trc_stksym #(
     end
 
     // ---- the split stage: the rank code (rank ones, a zero) and the prefix
+    wire [3:0]  sx_rank = sx_pos + {2'd0, sx_rinc};
     wire [12:0] dr     = ({13{1'b1}} >> (13 - sx_rank)) << !sx_last;
     wire [3:0]  dr_len = sx_rank + {3'd0, !sx_last};
     wire        x_fn   = !sx_os;
