@@ -167,6 +167,7 @@ module trc_stkpred #(
             kb_part = {in_l, jp3[2:0], kb_upd};
         end
     endfunction
+    // (flags_of: against the table stage's record, the tb_* inputs)
     function automatic [FC-1:0] flags_of(input kpred, input [DWID-1:0] dent, input [1:0] mh);
         reg [PDW-1:0] r_pd;
         begin
