@@ -167,11 +167,15 @@ module trc_ptab #(
         if (FLAGS_BRAM != 0) begin : g_fbram
             // The row read with the entry (frow, as of the read), whether
             // its row is fresh now (fr_q), and the row as the writes and
-            // clears since the read left it (rowf_q, when rowf_hit_q).
+            // clears since the read left it (rowf, when rowf_hit_q): the
+            // rows of the last three writes stay in registers (w1_row_q,
+            // w2_row_q, w3_row_q) and flags loaded at the ld say which
+            // one it is (none: zero), so that the row compares end in
+            // flops, not in the select of a whole row.
             wire [NC-1:0] frow;
-            reg  [NC-1:0] w2_row_q, rowf_q;
+            reg  [NC-1:0] w2_row_q, w3_row_q;
             reg  [LB-1:0] w2_row;
-            reg           fr_q, rowf_hit_q;
+            reg           fr_q, rowf_hit_q, rf0_q, rf1_q, rf2_q;
             trc_ram #(.AW(LB), .W(NC)) u_flags (
                 .clk(clk), .we(w1_q), .waddr(w1_row), .wdata(w1_row_q),
                 .re(ld), .raddr(raddr[LB-1:0]), .oe(ld), .rdata(frow)
@@ -184,21 +188,29 @@ module trc_ptab #(
                     w2_row_q   <= w1_row_q;
                     w2_row     <= w1_row;
                     fr_q       <= fresh_q[ra_row];
+                    w3_row_q   <= w2_row_q;
                     rowf_hit_q <= cpend || w0r || w1r || c1_q || w2r;
-                    rowf_q     <= cpend ? {NC{1'b0}} : w0r ? w0_new : w1r ? w1_row_q :
-                                  c1_q ? {NC{1'b0}} : w2_row_q;
+                    rf0_q      <= !cpend && w0r;
+                    rf1_q      <= !cpend && !w0r && w1r;
+                    rf2_q      <= !cpend && !w0r && !w1r && !c1_q && w2r;
                 end
-            assign row_w  = rowf_hit_q ? rowf_q : fr_q ? frow : {NC{1'b0}};
-            assign rvalid = rowf_hit_q ? rowf_q[rhi_q] : fr_q && frow[rhi_q];
+            // (w1_row_q is w0_new since the ld)
+            wire [NC-1:0] rowf = rf0_q ? w1_row_q : rf1_q ? w2_row_q :
+                                 rf2_q ? w3_row_q : {NC{1'b0}};
+            assign row_w  = rowf_hit_q ? rowf : fr_q ? frow : {NC{1'b0}};
+            assign rvalid = rowf_hit_q ? rowf[rhi_q] : fr_q && frow[rhi_q];
         end else begin : g_flut
             // One 1-bit LUT RAM per flag of a row, all written together (one
             // write enable per row: iCE40 flops, which these become there,
             // share their clock enable across a logic block), read at ra_q
-            // now. row_q is the flags' row of the entry at the last ld's
+            // now. row_w is the flags' row of the entry at the last ld's
             // ra_q, exact: every write and clear before it folded in, a
-            // whole row at a time.
+            // whole row at a time: the row read (rflg_q) or the row of one
+            // of the last two writes (w1_row_q, w2_row_q), flags loaded at
+            // the ld saying which (so the row compare ends in a flop).
             wire [NC-1:0] ra_flg;
-            reg  [NC-1:0] row_q;
+            reg  [NC-1:0] rflg_q, w2_row_q;
+            reg           rz_q, r0_q, r1_q;
             for (c = 0; c < NC; c = c + 1) begin : g_col
                 reg flg [0:NR-1];
                 always @(posedge clk)
@@ -206,14 +218,19 @@ module trc_ptab #(
                         flg[w1_row] <= w1_row_q[c];
                 assign ra_flg[c] = fresh_q[ra_row] && flg[ra_row];
             end
+            wire w0r = wpend && w0_req_q;
+            wire w1r = w1_q && w1_row == ra_row;
             always @(posedge clk)
-                if (ld)
-                    row_q <= cpend ? {NC{1'b0}} :
-                             wpend && w0_req_q ? w0_new :
-                             w1_q && w1_row == ra_row ? w1_row_q :
-                             c1_q ? {NC{1'b0}} : ra_flg;
-            assign row_w  = row_q;
-            assign rvalid = row_q[rhi_q];
+                if (ld) begin
+                    rflg_q   <= ra_flg;
+                    w2_row_q <= w1_row_q;
+                    r0_q     <= !cpend && w0r;
+                    r1_q     <= !cpend && !w0r && w1r;
+                    rz_q     <= cpend || !w0r && !w1r && c1_q;
+                end
+            // (w1_row_q is w0_new since the ld)
+            assign row_w  = r0_q ? w1_row_q : r1_q ? w2_row_q : rz_q ? {NC{1'b0}} : rflg_q;
+            assign rvalid = row_w[rhi_q];
         end
     endgenerate
 

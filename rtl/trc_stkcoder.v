@@ -6,13 +6,14 @@
 //   context     trc_stkctx: the shadow call stack, the previous keys and
 //               the table addresses; the context tables (trc_ptab) read
 //   table       trc_stkpred: the entries out of the tables, the record
-//               against them as the writes up to two records ahead left them
-//   prediction  trc_stkpred: the same against the write of the record
-//               ahead, the entries' update
-//   symbol      trc_stksym: ranks, prefix, payload, dictionaries
+//               against them as the writes up to two records ahead left them,
+//               and against the write the record ahead is making
+//   prediction  trc_stkpred: the candidates selected, the entries' update
+//   symbol      trc_stksym: ranks, payload, dictionaries
+//   split       trc_stksym: rank code and prefix
 //   sum         trc_stksym: where the rank code and the prefix start
 //   length      trc_stksym: rank code and prefix over the payload, lengths
-//   assembly    here: the dictionary fields under it
+//   assembly    here: the dictionary fields under it, into a register
 //   output      trc_piece: a record longer than MAXLEN leaves in two pieces
 // The delta's timestamp code comes from trc_tscode, which the record meets
 // as it enters the table stage and whose three stages end with the symbol
@@ -258,13 +259,36 @@ module trc_stkcoder #(
         end
     endgenerate
 
+    // ---- the assembled record's register (the layout select and the
+    // output stage's piece select would not fit one clock)
+    reg [FULL-1:0] ab_bits;
+    reg [LENW-1:0] ab_len, ab_lm1, ab_lhi, ab_lhm1;
+    reg            ab_flush, ab_valid, ab_long;
+    always @(posedge clk) begin
+        if (adv_s) begin
+            ab_bits  <= bits_x[FULL-1:0];
+            ab_len   <= as_len[LENW-1:0];
+            ab_lm1   <= as_lm1[LENW-1:0];
+            ab_lhi   <= as_lhi[LENW-1:0];
+            ab_lhm1  <= as_lhm1[LENW-1:0];
+            ab_flush <= as_flush;
+        end
+        if (rst) begin
+            ab_valid <= 1'b0;
+            ab_long  <= 1'b0;
+        end else if (adv_s) begin
+            ab_valid <= as_valid;
+            ab_long  <= as_long;
+        end
+    end
+
     // ---- output stage
     localparam [EW-LENW-1:0] EZ = {(EW-LENW){1'b0}};
     trc_piece #(.FULL(FULL), .MAXLEN(MAXLEN), .LANE_W(LANE_W), .EW(EW)) u_piece (
         .clk(clk), .rst(rst), .adv(adv),
-        .bits(bits_x[FULL-1:0]), .len({EZ, as_len[LENW-1:0]}), .lm1({EZ, as_lm1[LENW-1:0]}),
-        .hi_len({EZ, as_lhi[LENW-1:0]}), .hi_lm1({EZ, as_lhm1[LENW-1:0]}),
-        .long_rec(as_long), .flush(as_flush), .valid(as_valid), .hold(hold),
+        .bits(ab_bits), .len({EZ, ab_len}), .lm1({EZ, ab_lm1}),
+        .hi_len({EZ, ab_lhi}), .hi_lm1({EZ, ab_lhm1}),
+        .long_rec(ab_long), .flush(ab_flush), .valid(ab_valid), .hold(hold),
         .m_bits(m_bits), .m_endm1(m_endm1), .m_flush(m_flush), .m_valid(m_valid)
     );
 

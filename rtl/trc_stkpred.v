@@ -88,17 +88,20 @@ module trc_stkpred #(
     localparam [TYPE_W-1:0] T_SYNC = `TRC_T_SYNC(TYPE_W);
     localparam [PDW-1:0] PD_MAX = {PDW{1'b1}};
 
-    // ---- the prediction stage's record (datapath not reset, valid is)
-    reg               pr_valid, pr_xtop, pr_pk;
+    // ---- the prediction stage's record (datapath not reset, valid is);
+    // what it does to the tables (clear, writes) is decoded as it enters
+    wire              tb_os   = tb_rec[INFO_W];
+    wire              tb_fn   = !tb_os;
+    wire [FW-1:0]     tb_fkey = tb_rec[FW-1:0];
+    wire [OV-1:0]     tb_oev  = tb_rec[OV-1:0];
+    wire              tb_sync = tb_os && tb_rec[VAL_W +: TYPE_W] == T_SYNC;
+    reg               pr_valid, pr_xtop, pr_pk, pr_clr, pr_ewr, pr_owr;
     reg  [SK-1:0]     pr_idx;
     reg  [SOW-1:0]    pr_oidx;
     reg  [LW-1:0]     pr_dlen;
+    reg  [KBW-1:0]    pr_dlen3;
     reg               pr_eq_ok;
     reg  [PDW-1:0]    pr_d0;
-    localparam RB = 3 + 3 * PDW + KBW + LW;   // what cand_of needs of a record
-    wire [RB-1:0] tb_r = {tb_eq_ok, tb_up_ok, tb_dn_ok, tb_d0, tb_dm1, tb_dp1, tb_dlen3,
-                          tb_dlen};
-    reg  [RB-1:0] pr_r;
     always @(posedge clk) begin
         if (adv) begin
             pr_rec   <= tb_rec;
@@ -107,14 +110,21 @@ module trc_stkpred #(
             pr_idx   <= tb_idx;
             pr_oidx  <= tb_oidx;
             pr_dlen  <= tb_dlen;
+            pr_dlen3 <= tb_dlen3;
             pr_eq_ok <= tb_eq_ok;
             pr_d0    <= tb_d0;
-            pr_r     <= tb_r;
         end
-        if (rst)
+        if (rst) begin
             pr_valid <= 1'b0;
-        else if (adv)
+            pr_clr   <= 1'b0;
+            pr_ewr   <= 1'b0;
+            pr_owr   <= 1'b0;
+        end else if (adv) begin
             pr_valid <= tb_valid;
+            pr_clr   <= tb_valid && tb_sync;
+            pr_ewr   <= tb_valid && tb_fn;
+            pr_owr   <= tb_valid && tb_os && !tb_sync && SO > 0;
+        end
     end
 
     wire              os   = pr_rec[INFO_W];
@@ -122,95 +132,122 @@ module trc_stkpred #(
     wire [INFO_W-1:0] info = pr_rec[INFO_W-1:0];
     wire [FW-1:0]     fkey = info[FW-1:0];
     wire [OV-1:0]     oev  = info[OV-1:0];
-    wire is_sync = os && info[VAL_W +: TYPE_W] == T_SYNC;
-    wire              tb_os   = tb_rec[INFO_W];
-    wire [FW-1:0]     tb_fkey = tb_rec[FW-1:0];
-    wire [OV-1:0]     tb_oev  = tb_rec[OV-1:0];
+    // the entry it writes: its key, its delta (saturated), kb and m
+    wire [PDW-1:0]    pd_new = pr_eq_ok ? pr_d0 : PD_MAX;
 
     // Per candidate entry of each table: the key compare, and the delta:
     // == pd, - 1 == pd, + 1 == pd (the sides that do not depend on the entry
     // come from trc_stkctx); j = dlen - kb, L(j) <=> jp3 = j + 3 in 0..7; kb
-    // after this record, one step toward dlen (one compare selecting among
-    // kb - 1, kb + 1 and kb, made in parallel). The candidates come in two
-    // steps. In the table stage: zero (an invalid entry) and the RAM's word
-    // or a forwarded write (the forwarding hit selecting last) into
-    // registers, the valid flag (invalid too if the record ahead clears the
-    // tables) into one of its own. In the prediction stage: one of those,
-    // or the record ahead's write to the same entry, which is the one loop
-    // that must close in a clock. Each table's entry update depends on its
-    // own candidates only: the record's kind selects between the tables
-    // after that, for the symbol stage.
+    // after this record, one step toward dlen. The candidates: zero (an
+    // invalid entry), the RAM's word, a forwarded write, each worked out in
+    // the table stage into registers of their own (flags, not yet the
+    // symbol); and the write of the record ahead to the same entry (phit):
+    // its key and delta are known while it is in the prediction stage, so
+    // their compares with this record are registers too, and only its kb,
+    // the entry's one field that the update works on, stays: kb -> kb after
+    // this record -> the write is the one loop that must close in a clock.
+    // The valid flag, the forwarding hit and phit select last; the symbol
+    // is encoded after them. Each table's entry update depends on its own
+    // candidates only: the record's kind selects between the tables after
+    // that, for the symbol stage.
     localparam DWID = PDW + KBW + 1;
+    localparam KP = 1 + 3 + KBW;                    // {in_l, jp3, kb_upd}
+    localparam FC = 4 + KP + 1 + 2;                 // {kpred, eq, up, dn, KP, m, mh}
     localparam CW = 1 + 2 + 2 + 3 + KBW + 1 + 1 + 2;
-    function automatic [CW-1:0] cand_of(input [RB-1:0] r, input kpred, input [DWID-1:0] dent,
-                                        input [1:0] mh);
-        reg           r_eq_ok, r_up_ok, r_dn_ok;
-        reg [PDW-1:0] r_d0, r_dm1, r_dp1, r_pd;
-        reg [KBW-1:0] r_dlen3, r_kb, kb_upd, dlen_k;
-        reg [LW-1:0]  r_dlen;
-        reg           eq, near_up, near_dn, in_l;
+    function automatic [KP-1:0] kb_part(input [LW-1:0] r_dlen, input [KBW-1:0] r_dlen3,
+                                        input [KBW-1:0] r_kb);
+        reg [KBW-1:0] kb_upd, dlen_k;
         reg [7:0]     jp3;
-        reg [1:0]     sym;
+        reg           in_l;
         begin
-            {r_eq_ok, r_up_ok, r_dn_ok, r_d0, r_dm1, r_dp1, r_dlen3, r_dlen} = r;
             dlen_k  = {{(KBW-LW){1'b0}}, r_dlen};
-            r_pd    = dent[KBW+1 +: PDW];
-            r_kb    = dent[1 +: KBW];
-            eq      = r_eq_ok && r_d0 == r_pd;
-            near_up = r_up_ok && r_dm1 == r_pd;
-            near_dn = r_dn_ok && r_dp1 == r_pd;
             jp3     = {2'b00, r_dlen3} - {2'b00, r_kb};
             in_l    = r_dlen != {LW{1'b0}} && jp3[7:3] == 5'd0;
-            sym     = eq ? 2'd0 : (near_up || near_dn) ? 2'd1 : in_l ? 2'd2 : 2'd3;
             kb_upd  = dlen_k < r_kb ? r_kb - 1'b1 : dlen_k != r_kb ? r_kb + 1'b1 : r_kb;
-            cand_of = {kpred, near_up, near_dn, sym, jp3[2:0], kb_upd,
-                       !(eq || near_up || near_dn), dent[0], mh};
+            kb_part = {in_l, jp3[2:0], kb_upd};
+        end
+    endfunction
+    // (flags_of: against the table stage's record, the tb_* inputs)
+    function automatic [FC-1:0] flags_of(input kpred, input [DWID-1:0] dent, input [1:0] mh);
+        reg [PDW-1:0] r_pd;
+        begin
+            r_pd     = dent[KBW+1 +: PDW];
+            flags_of = {kpred, tb_eq_ok && tb_d0 == r_pd, tb_up_ok && tb_dm1 == r_pd,
+                        tb_dn_ok && tb_dp1 == r_pd, kb_part(tb_dlen, tb_dlen3, dent[1 +: KBW]),
+                        dent[0], mh};
+        end
+    endfunction
+    function automatic [CW-1:0] cand_of(input [FC-1:0] f);
+        reg           kpred, eq, near_up, near_dn, in_l, m0;
+        reg [2:0]     jp3;
+        reg [KBW-1:0] kb_upd;
+        reg [1:0]     mh, sym;
+        begin
+            {kpred, eq, near_up, near_dn, in_l, jp3, kb_upd, m0, mh} = f;
+            sym     = eq ? 2'd0 : (near_up || near_dn) ? 2'd1 : in_l ? 2'd2 : 2'd3;
+            cand_of = {kpred, near_up, near_dn, sym, jp3, kb_upd,
+                       !(eq || near_up || near_dn), m0, mh};
         end
     endfunction
     localparam [DWID-1:0] DZ = {DWID{1'b0}};
-    wire          tb_fn = !tb_os;
-    wire [CW-1:0] ec0 = cand_of(tb_r, tb_fn && tb_fkey == {FW{1'b0}}, DZ, 2'b00);
-    wire [CW-1:0] ec1 = cand_of(tb_r, tb_fn && tb_fkey == e_raw[TW-1 -: FW],
-                                e_raw[TW-1-FW -: DWID], e_raw[1:0]);
-    wire [CW-1:0] ec2 = cand_of(tb_r, tb_fn && tb_fkey == e_fwd[TW-1 -: FW],
-                                e_fwd[TW-1-FW -: DWID], e_fwd[1:0]);
-    wire [CW-1:0] ecp = cand_of(pr_r, fn && fkey == e_pdata[TW-1 -: FW],
-                                e_pdata[TW-1-FW -: DWID], e_pdata[1:0]);
-    // (the valid flag goes into a register of its own: its lookup in the
-    // flags row is the table stage's slowest signal)
-    reg  [CW-1:0] ec0_q, ecw_q;
-    reg           eok_q;
+    // the record ahead's writes against this record: the delta compares
+    // (both tables store pd_new) and each table's key compare
+    reg pq_eq, pq_up, pq_dn, pq_ke, pq_ko;
     always @(posedge clk)
         if (adv) begin
-            ec0_q <= ec0;
-            ecw_q <= e_hit ? ec2 : ec1;
-            eok_q <= e_ok && !clr;
+            pq_eq <= tb_eq_ok && tb_d0 == pd_new;
+            pq_up <= tb_up_ok && tb_dm1 == pd_new;
+            pq_dn <= tb_dn_ok && tb_dp1 == pd_new;
+            pq_ke <= tb_fn && tb_fkey == fkey;
+            pq_ko <= tb_os && tb_oev == oev;
         end
-    wire [CW-1:0] esel = e_phit ? ecp : eok_q ? ecw_q : ec0_q;
+    wire [FC-1:0] ef0 = flags_of(tb_fn && tb_fkey == {FW{1'b0}}, DZ, 2'b00);
+    wire [FC-1:0] ef1 = flags_of(tb_fn && tb_fkey == e_raw[TW-1 -: FW],
+                                 e_raw[TW-1-FW -: DWID], e_raw[1:0]);
+    wire [FC-1:0] ef2 = flags_of(tb_fn && tb_fkey == e_fwd[TW-1 -: FW],
+                                 e_fwd[TW-1-FW -: DWID], e_fwd[1:0]);
+    wire [FC-1:0] efp = {pq_ke, pq_eq, pq_up, pq_dn,
+                         kb_part(pr_dlen, pr_dlen3, e_pdata[2 +: KBW]), e_pdata[1], e_pdata[1:0]};
+    // (the valid flag goes into a register of its own: its lookup in the
+    // flags row is the table stage's slowest signal)
+    reg  [FC-1:0] ef0_q, ef1_q, ef2_q;
+    reg           eok_q, ehit_q;
+    always @(posedge clk)
+        if (adv) begin
+            ef0_q  <= ef0;
+            ef1_q  <= ef1;
+            ef2_q  <= ef2;
+            ehit_q <= e_hit;
+            eok_q  <= e_ok && !clr;
+        end
+    wire [CW-1:0] esel = cand_of(e_phit ? efp : !eok_q ? ef0_q : ehit_q ? ef2_q : ef1_q);
     wire [CW-1:0] osel, dsel;
     generate
         if (SO > 0) begin : g_ocand
-            wire [CW-1:0] oc0 = cand_of(tb_r, tb_os && tb_oev == {OV{1'b0}}, DZ, 2'b00);
-            wire [CW-1:0] oc1 = cand_of(tb_r, tb_os && tb_oev == o_raw[OTW-1 -: OV],
-                                        o_raw[DWID-1:0], 2'b00);
-            wire [CW-1:0] oc2 = cand_of(tb_r, tb_os && tb_oev == o_fwd[OTW-1 -: OV],
-                                        o_fwd[DWID-1:0], 2'b00);
-            wire [CW-1:0] ocp = cand_of(pr_r, os && oev == o_pdata[OTW-1 -: OV],
-                                        o_pdata[DWID-1:0], 2'b00);
-            reg  [CW-1:0] oc0_q, ocw_q;
-            reg           ook_q;
+            wire [FC-1:0] of0 = flags_of(tb_os && tb_oev == {OV{1'b0}}, DZ, 2'b00);
+            wire [FC-1:0] of1 = flags_of(tb_os && tb_oev == o_raw[OTW-1 -: OV],
+                                         o_raw[DWID-1:0], 2'b00);
+            wire [FC-1:0] of2 = flags_of(tb_os && tb_oev == o_fwd[OTW-1 -: OV],
+                                         o_fwd[DWID-1:0], 2'b00);
+            wire [FC-1:0] ofp = {pq_ko, pq_eq, pq_up, pq_dn,
+                                 kb_part(pr_dlen, pr_dlen3, o_pdata[1 +: KBW]), o_pdata[0], 2'b00};
+            reg  [FC-1:0] of0_q, of1_q, of2_q;
+            reg           ook_q, ohit_q;
             always @(posedge clk)
                 if (adv) begin
-                    oc0_q <= oc0;
-                    ocw_q <= o_hit ? oc2 : oc1;
-                    ook_q <= o_ok && !clr;
+                    of0_q  <= of0;
+                    of1_q  <= of1;
+                    of2_q  <= of2;
+                    ohit_q <= o_hit;
+                    ook_q  <= o_ok && !clr;
                 end
-            assign osel = o_phit ? ocp : ook_q ? ocw_q : oc0_q;
+            assign osel = cand_of(o_phit ? ofp : !ook_q ? of0_q : ohit_q ? of2_q : of1_q);
             assign dsel = fn ? esel : osel;
+            wire unused_op = ^{o_pdata[OTW-1:KBW+1]};
         end else begin : g_no_ocand
             assign osel = {CW{1'b0}};
             assign dsel = esel;
-            wire unused_o = ^{o_raw, o_fwd, o_hit, o_ok, o_phit, o_pdata, tb_oev};
+            wire unused_o = ^{o_raw, o_fwd, o_hit, o_ok, o_phit, o_pdata, pq_ko};
         end
     endgenerate
     wire           fpred   = esel[CW-1];
@@ -222,7 +259,6 @@ module trc_stkpred #(
     wire           d_m     = dsel[2];          // the coding entry's m
     wire           e_m     = esel[1];
     wire           e_h     = esel[0];
-    wire [PDW-1:0] pd_new  = pr_eq_ok ? pr_d0 : PD_MAX;
     wire           pred    = fn ? fpred : opred;
     // each table's update from its own candidates (m: no EQ or NEAR)
     wire [KBW-1:0] kb_e = esel[4 +: KBW], kb_o = osel[4 +: KBW];
@@ -232,9 +268,9 @@ module trc_stkpred #(
 
     assign e_new   = {fkey, pd_new, kb_e, m_e, fpred};
     assign o_new   = {oev, pd_new, kb_o, m_o};
-    assign e_wr    = pr_valid && fn;
-    assign o_wr    = pr_valid && os && !is_sync && SO > 0;
-    assign clr     = pr_valid && is_sync;
+    assign e_wr    = pr_ewr;
+    assign o_wr    = pr_owr;
+    assign clr     = pr_clr;
     assign waddr   = pr_idx;
     assign waddr_o = pr_oidx;
 
@@ -283,7 +319,7 @@ module trc_stkpred #(
     end
 
     wire unused = ^{dsel[CW-1], dsel[4 +: KBW], dsel[3], dsel[1:0], osel[2:0],
-                    osel[CW-2:CW-8]};
+                    osel[CW-2:CW-8], e_pdata[TW-1:KBW+2]};
 
 endmodule
 

@@ -1,10 +1,11 @@
-// trc_stksym: the symbol, sum and length stages of the stack mode coders
-// (docs/format.md 4.7, 4.8). A record's code is a prefix of NP and class
-// codes, the delta symbol's rank code, its payload, then the dictionary
-// fields. The symbol stage looks the parts up: the rank of the delta symbol
-// in its alphabet (its order by m, NP, stack mode 2's split NEAR and NPX),
-// the prefix, the payload (the mantissa or the timestamp code, from
-// trc_tscode) and the dictionaries; the sum stage adds up where the rank
+// trc_stksym: the symbol, split, sum and length stages of the stack mode
+// coders (docs/format.md 4.7, 4.8). A record's code is a prefix of NP and
+// class codes, the delta symbol's rank code, its payload, then the
+// dictionary fields. The symbol stage looks the parts up: the place of the
+// delta symbol in its alphabet (its order by m, NP, stack mode 2's split
+// NEAR and NPX), the step 2 code of NP and class, the payload (the mantissa
+// or the timestamp code, from trc_tscode) and the dictionaries; the split
+// stage makes the rank code and the prefix; the sum stage adds up where the rank
 // code and the prefix start; the length stage puts them over the payload
 // (two shifts side by side) and works out the record's length, and the
 // length less 1, less MAXLEN and less MAXLEN + 1 (one adder each, after a
@@ -79,7 +80,11 @@ module trc_stksym #(
     wire [INFO_W-1:0] info  = sy_rec[INFO_W-1:0];
     wire [TYPE_W-1:0] otype = info[VAL_W +: TYPE_W];
     wire              flush = os && (otype == T_END || otype == T_SYNC);
-    wire              sync  = os && otype == T_SYNC;
+    // (a SYNC clears the dictionaries: decoded as the record enters)
+    reg               sync;
+    always @(posedge clk)
+        if (adv)
+            sync <= pr_rec[INFO_W] && pr_rec[VAL_W +: TYPE_W] == T_SYNC;
 
     // ---- the delta symbol's rank in its alphabet. Its place in the order
     // of m (EQ NEAR L0 L+1 L-1 L+2 L-2 L+3 L-3 L+4, or L0 .. L+3 EQ NEAR L-3
@@ -90,7 +95,8 @@ module trc_stksym #(
     wire       np_h   = in_e && sy_eh;              // NP at 3 or 8 (else 1)
     wire       split  = M2 && in_e && sy_split;
     wire       npx    = M2 && os && sy_pk && sy_pred; // step 1's alphabet
-    reg  [3:0] pos, pos_near, npp, rank;
+    reg  [3:0] pos, pos_near, npp;
+    reg  [1:0] rinc;
     reg  [2:0] zz;
     always @* begin
         case (sy_j)                                 // j + 3 -> L0 L+1 L-1 ...
@@ -106,19 +112,16 @@ module trc_stksym #(
             default: pos = 4'd10;
         endcase
         npp  = !np_h ? 4'd1 : sy_m ? 4'd8 : 4'd3;
-        rank = pos + {3'd0, split && (pos > pos_near || sy_nearo)} +
-               {3'd0, np && pos >= npp};
+        // rank = pos + rinc, added in the split stage
+        rinc = {1'b0, split && (pos > pos_near || sy_nearo)} + {1'b0, np && pos >= npp};
     end
-    // the last rank has no closing zero: ESC, unless NPX follows it
+    // the last rank has no closing zero: ESC, unless NPX follows it (the
+    // code itself is made in the split stage)
     wire       last  = sy_sym == 2'd3 && !npx;
-    wire [12:0] dr   = ({13{1'b1}} >> (13 - rank)) << !last;   // rank ones, a zero
-    wire [3:0] dr_len = rank + {3'd0, !last};
 
     // ---- the prefix: stack mode's NP; stack mode 2's step 1 NP or NPX
     // (after an OS record), then the function entry's NP and the class,
     // then (an OS record after a function record) the OS entry's NP.
-    reg [PFW-1:0] pf;
-    reg [4:0]     pf_len;
     reg [3:0]     npr_e;
     reg [1:0]     cls;
     reg [1:0]     cls_len;
@@ -134,34 +137,6 @@ module trc_stksym #(
         cls_len = !M2 ? 2'd0 : os ? 2'd2 : sy_xtop ? 2'd1 : 2'd2;
         s2      = ((({12{1'b1}} >> (12 - npr_e)) << 1) << cls_len) | {10'd0, cls};
         s2_len  = npr_e + 4'd1 + {2'd0, cls_len};
-        pf      = {PFW{1'b0}};
-        pf_len  = 5'd0;
-        if (!M2) begin
-            if (!sy_pred) begin
-                pf     = {{(PFW-12){1'b0}}, s2};
-                pf_len = {1'b0, s2_len};
-            end
-        end else if (sy_pk) begin
-            // step 1, unless the OS entry predicts the record: NP '10' or
-            // NPX (twelve ones), then a function record's step 2 code
-            if (fn && !sy_pred) begin
-                pf     = ((sy_npx ? {{(PFW-12){1'b0}}, 12'hfff} : {{(PFW-2){1'b0}}, 2'b10})
-                          << s2_len) | {{(PFW-12){1'b0}}, s2};
-                pf_len = (sy_npx ? 5'd12 : 5'd2) + {1'b0, s2_len};
-            end else if (!(os && sy_pred)) begin
-                pf     = sy_npx ? {{(PFW-12){1'b0}}, 12'hfff} : {{(PFW-2){1'b0}}, 2'b10};
-                pf_len = sy_npx ? 5'd12 : 5'd2;
-            end
-        end else if (os || !sy_pred) begin
-            // step 2: the function entry's NP and class; an OS record then
-            // the OS entry's NP when it is not predicted
-            pf     = {{(PFW-12){1'b0}}, s2};
-            pf_len = {1'b0, s2_len};
-            if (os && !sy_pred) begin
-                pf     = (pf << 2) | {{(PFW-2){1'b0}}, 2'b10};
-                pf_len = pf_len + 5'd2;
-            end
-        end
     end
 
     // ---- the payload, right-aligned, and its length
@@ -204,6 +179,87 @@ module trc_stksym #(
         .upd(os_upd), .hit(v_hit), .code(v_code)
     );
 
+    // ---- the split stage's registers: the parts, the rank and the step 2
+    // code, before the rank code and the prefix are put together
+    reg              sx_valid, sx_flush, sx_os, sx_pred, sx_xtop, sx_pk, sx_npx, sx_last;
+    reg              sx_fh, sx_th, sx_vh;
+    reg [TSW-1:0]    sx_pl;
+    reg [SW-1:0]     sx_pl_len;
+    reg [3:0]        sx_pos;
+    reg [1:0]        sx_rinc;
+    reg [11:0]       sx_s2;
+    reg [3:0]        sx_s2_len;
+    reg [ND_F-1:0]   sx_fc;
+    reg [ND_T-1:0]   sx_tc;
+    reg [ND_V-1:0]   sx_vc;
+    reg [INFO_W-1:0] sx_info;
+    always @(posedge clk) begin
+        if (adv) begin
+            sx_flush  <= flush;
+            sx_os     <= os;
+            sx_pred   <= sy_pred;
+            sx_xtop   <= sy_xtop;
+            sx_pk     <= sy_pk;
+            sx_npx    <= sy_npx;
+            sx_last   <= last;
+            sx_fh     <= f_hit;
+            sx_th     <= t_hit;
+            sx_vh     <= v_hit;
+            sx_pl     <= pl;
+            sx_pl_len <= pl_len;
+            sx_pos    <= pos;
+            sx_rinc   <= rinc;
+            sx_s2     <= s2;
+            sx_s2_len <= s2_len;
+            sx_fc     <= f_code;
+            sx_tc     <= t_code;
+            sx_vc     <= v_code;
+            sx_info   <= info;
+        end
+        if (rst)
+            sx_valid <= 1'b0;
+        else if (adv)
+            sx_valid <= sy_valid;
+    end
+
+    // ---- the split stage: the rank code (rank ones, a zero) and the prefix
+    wire [3:0]  sx_rank = sx_pos + {2'd0, sx_rinc};
+    wire [12:0] dr     = ({13{1'b1}} >> (13 - sx_rank)) << !sx_last;
+    wire [3:0]  dr_len = sx_rank + {3'd0, !sx_last};
+    wire        x_fn   = !sx_os;
+    reg [PFW-1:0] pf;
+    reg [4:0]     pf_len;
+    always @* begin
+        pf      = {PFW{1'b0}};
+        pf_len  = 5'd0;
+        if (!M2) begin
+            if (!sx_pred) begin
+                pf     = {{(PFW-12){1'b0}}, sx_s2};
+                pf_len = {1'b0, sx_s2_len};
+            end
+        end else if (sx_pk) begin
+            // step 1, unless the OS entry predicts the record: NP '10' or
+            // NPX (twelve ones), then a function record's step 2 code
+            if (x_fn && !sx_pred) begin
+                pf     = ((sx_npx ? {{(PFW-12){1'b0}}, 12'hfff} : {{(PFW-2){1'b0}}, 2'b10})
+                          << sx_s2_len) | {{(PFW-12){1'b0}}, sx_s2};
+                pf_len = (sx_npx ? 5'd12 : 5'd2) + {1'b0, sx_s2_len};
+            end else if (!(sx_os && sx_pred)) begin
+                pf     = sx_npx ? {{(PFW-12){1'b0}}, 12'hfff} : {{(PFW-2){1'b0}}, 2'b10};
+                pf_len = sx_npx ? 5'd12 : 5'd2;
+            end
+        end else if (sx_os || !sx_pred) begin
+            // step 2: the function entry's NP and class; an OS record then
+            // the OS entry's NP when it is not predicted
+            pf     = {{(PFW-12){1'b0}}, sx_s2};
+            pf_len = {1'b0, sx_s2_len};
+            if (sx_os && !sx_pred) begin
+                pf     = (pf << 2) | {{(PFW-2){1'b0}}, 2'b10};
+                pf_len = pf_len + 5'd2;
+            end
+        end
+    end
+
     // ---- the sum stage's registers: the parts and their lengths
     reg              sm_valid, sm_flush, sm_os, sm_fields, sm_xtop;
     reg              sm_fh, sm_th, sm_vh;
@@ -219,28 +275,28 @@ module trc_stksym #(
     reg [INFO_W-1:0] sm_info;
     always @(posedge clk) begin
         if (adv) begin
-            sm_flush  <= flush;
-            sm_os     <= os;
-            sm_fields <= !sy_pred;
-            sm_xtop   <= sy_xtop;
-            sm_fh     <= f_hit;
-            sm_th     <= t_hit;
-            sm_vh     <= v_hit;
-            sm_pl     <= pl;
+            sm_flush  <= sx_flush;
+            sm_os     <= sx_os;
+            sm_fields <= !sx_pred;
+            sm_xtop   <= sx_xtop;
+            sm_fh     <= sx_fh;
+            sm_th     <= sx_th;
+            sm_vh     <= sx_vh;
+            sm_pl     <= sx_pl;
             sm_dr     <= dr;
             sm_pf     <= pf;
-            sm_pl_len <= pl_len;
+            sm_pl_len <= sx_pl_len;
             sm_dr_len <= dr_len;
             sm_pf_len <= pf_len;
-            sm_fc     <= f_code;
-            sm_tc     <= t_code;
-            sm_vc     <= v_code;
-            sm_info   <= info;
+            sm_fc     <= sx_fc;
+            sm_tc     <= sx_tc;
+            sm_vc     <= sx_vc;
+            sm_info   <= sx_info;
         end
         if (rst)
             sm_valid <= 1'b0;
         else if (adv)
-            sm_valid <= sy_valid;
+            sm_valid <= sx_valid;
     end
 
     // ---- the sum stage: where the rank code and the prefix start, and the
