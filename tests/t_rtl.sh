@@ -201,5 +201,14 @@ else
   echo "not ok icarus vectors"; sed 's/^/  /' $I/vec.log
 fi
 
+# ---- latency (docs/rtl.md "Latency"): one END after reset, Icarus
+for m in "0 10" "1 14" "2 14"; do
+  set -- $m
+  job "+icarus latency mode $1 k+$2" "iverilog -g2012 -P trc_tb_latency.MODE=$1 \
+    -s trc_tb_latency -o $I/lat$1.vvp $(python3 tools/corefiles.py tb_latency) \
+    -I $(python3 tools/corefiles.py --incdirs rtl) $(python3 tools/corefiles.py rtl | tr '\n' ' ') \
+    && vvp -n $I/lat$1.vvp | tee $I/lat$1.log && grep -qx 'latency MODE $1: k+$2' $I/lat$1.log"
+done
+
 run_jobs "$jobs" "RTL simulations"
 exit 0
