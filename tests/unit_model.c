@@ -88,7 +88,7 @@ static int same(const trc_record *a, const trc_record *b, size_t n)
 static trc_params P(unsigned nt, unsigned fid, unsigned tw, unsigned vw,
                     unsigned nd)
 {
-    trc_params p = {nt, fid, tw, vw, nd, nd, nd, TRC_MODE_PAPER, 0, 0, 0, 1};
+    trc_params p = {nt, fid, tw, vw, nd, nd, nd, TRC_MODE_PAPER, 0, 0, 0, 1, 1};
     return p;
 }
 

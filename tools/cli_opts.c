@@ -84,6 +84,9 @@ static const cli_opt opts[OPT__COUNT] = {
                          "stack modes: call stack depth, 1..64 (16)"},
     [OPT_CPUS] = {"--cpus", "N", K_UINT, 1, TRC_CPU_MAX,
                   "CPUs of the stream, 1..8 (1; docs/format.md 4.9)"},
+    [OPT_QUANTUM] = {"--quantum", "N", K_UINT, 1, 1000,
+                     "stack2: time quantum in ticks, 1, 10, 100 or 1000 (1; "
+                     "docs/format.md 4.8)"},
 };
 
 static const char *const choices[][5] = {
@@ -199,6 +202,13 @@ static int params(cli_args *a)
     if (cli_given(a, OPT_TABLE_BITS)) p.sk = (unsigned)a->num[OPT_TABLE_BITS];
     if (cli_given(a, OPT_STACK_DEPTH)) p.sd = (unsigned)a->num[OPT_STACK_DEPTH];
     if (cli_given(a, OPT_CPUS)) p.cpus = (unsigned)a->num[OPT_CPUS];
+    if (cli_given(a, OPT_QUANTUM)) p.tq = (unsigned)a->num[OPT_QUANTUM];
+    if (p.tq > 1u && trc_params_check(&p) != TRC_OK) {
+        cli_error("%s: --quantum %u: a time quantum of 10, 100 or 1000 ticks needs "
+                  "--mode stack2 and an NT for which NT + 1 is not a power of two "
+                  "(docs/format.md 4.8)", a->cmd, p.tq);
+        return 0;
+    }
     if (p.cpus > 1 && (p.mode != TRC_MODE_PAPER || ((p.nt + 1u) & p.nt) == 0)) {
         cli_error("%s: --cpus %u: streams of several CPUs are paper mode only, with "
                   "an NT for which NT + 1 is not a power of two (docs/format.md 4.9)",
