@@ -69,6 +69,7 @@ static inline trc_params sim_params(void)
     p.sd = TRC_P_SD;
     p.so = TRC_P_SO;
     p.cpus = TRC_P_NCPU;
+    p.tq = 1;
     return p;
 }
 
