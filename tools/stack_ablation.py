@@ -4,6 +4,9 @@ stack mode 2 (4.8) with each piece switched on or off in turn
 (docs/stack-mode.md, reports/stack.md).
 
   stack_ablation.py TRACE.txt [VARIANT ...]    prints "variant bits/record bytes"
+  stack_ablation.py TRACE.txt --long N [VARIANT ...]   adds the count of raw
+      records whose code is longer than N bits (the RTL cuts a record longer
+      than its packer's piece, 58 bits in stack mode 2, in two clocks)
 
 A second, independent implementation of the two modes' bit counts, written
 from the format text; with every switch of a mode on it gives the C model's
@@ -268,7 +271,8 @@ class Match:
 
 def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
                     nd=(3, 3, 3), flip=1, v2=0, so=0, phase=0, os=0, npx=0, match=0,
-                    dd=0, dd_pos=None, dd_mtf=0, osk=None, tq=1):
+                    dd=0, dd_pos=None, dd_mtf=0, osk=None, tq=1,
+                    long_bits=99999):
     rawd = [None]
     dtab, last_od = {}, [0]
     fd = Dict(nd[0], 1 + FID_W, FLAG if flip else 0)
@@ -280,7 +284,7 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
     ptype = pval = pk = nc = 0
     ld = None
     mm = Match(match) if match else None
-    bits = records = 0
+    bits = records = longer = 0
 
     def ent(e):
         return (e.m if mode else 0), (1 if not (e.h and hit) else (8 if e.m and mode else 3))
@@ -352,6 +356,7 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
             if not fn:
                 c = code_os(o, rec, True)
                 bits += 0 if skip else c
+                longer += c > long_bits and not skip
                 continue
             al = alphabet(o.m if mode else 0, 1, npx=npx)
             if npx:
@@ -383,6 +388,7 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
                 if not fn and os:
                     c += 2 + code_os(otab.setdefault(fold(ptype << VAL_W | pval, so), Entry()), rec, False)
                     bits += 0 if skip else c
+                    longer += c > long_bits and not skip
                     continue
                 c += 1 if is_top else 2
                 al = alphabet(m_e, None, split)
@@ -406,6 +412,7 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
                 elif not fn:
                     c += td.code(a) + vd.code(b)
         bits += 0 if skip else c
+        longer += c > long_bits and not skip
         if v2:
             pk = 0 if fn or not os else pk
         if not fn:
@@ -427,21 +434,28 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
         mm.flush()
         bits += mm.bits
     bits = (bits + 7) // 8 * 8  # END pads to the byte
-    return bits, records
+    return (bits, records, longer) if long_bits < 99999 else (bits, records)
 
 
 def main(argv):
     if len(argv) < 2:
         sys.stderr.write(__doc__)
         return 2
-    names = argv[2:] or list(VARIANTS)
+    names, long_bits = argv[2:], None
+    if names[:1] == ["--long"] and len(names) > 1 and names[1].isdigit():
+        long_bits, names = int(names[1]), names[2:]
+    names = names or list(VARIANTS)
     for n in names:
         if n not in VARIANTS:
             sys.stderr.write("stack_ablation: unknown variant %s\n" % n)
             return 2
     for n in names:
-        bits, recs = bits_per_record(argv[1], **VARIANTS[n])
-        print("%s %.4f %d" % (n, bits / recs, bits // 8))
+        if long_bits is None:
+            bits, recs = bits_per_record(argv[1], **VARIANTS[n])
+            print("%s %.4f %d" % (n, bits / recs, bits // 8))
+        else:
+            bits, recs, longer = bits_per_record(argv[1], long_bits=long_bits, **VARIANTS[n])
+            print("%s %.4f %d %d" % (n, bits / recs, bits // 8, longer))
         sys.stdout.flush()
     return 0
 
