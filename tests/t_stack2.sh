@@ -83,6 +83,11 @@ n=sched_s1_t10
 t stack2_quantum_raw_deltas_round_trip bash -c "$TRC compress --mode stack2 --quantum 1000 $W/$n.txt $W/q.trc && $TRC decompress $W/q.trc - | cmp - $W/$n.canon"
 t stack2_quantum_raw_stream bash -c "$TRC compress --raw --mode stack2 --quantum 10 $W/lua_errors_t10.txt $W/q.bin && $TRC decompress --raw --mode stack2 --quantum 10 $W/q.bin - | cmp - $W/lua_errors_t10.canon"
 expect_fail stack2_quantum_needs_stack2 "needs --mode stack2" $TRC compress --mode stack --quantum 100 $W/$n.txt $W/x.trc
-expect_fail stack2_quantum_power_of_ten "needs --mode stack2" $TRC compress --mode stack2 --quantum 50 $W/$n.txt $W/x.trc
+expect_fail stack2_quantum_power_of_ten "'50' is not 1, 10, 100, 1000 or auto" $TRC compress --mode stack2 --quantum 50 $W/$n.txt $W/x.trc
+# auto: the largest quantum dividing every delta, found by reading the file
+t stack2_quantum_auto_quantized bash -c "$TRC compress --mode stack2 --quantum auto $W/os_tools_t10.txt $W/qa.trc && cmp $W/qa.trc $W/os_tools_t10.q.trc"
+t stack2_quantum_auto_not_quantized bash -c "$TRC compress --mode stack2 --quantum auto $W/$n.txt $W/qa.trc && cmp $W/qa.trc $W/$n.s2.trc"
+expect_fail stack2_quantum_auto_not_stdin "give a file, not stdin" $TRC compress --mode stack2 --quantum auto - $W/x.trc
+expect_fail stack2_quantum_auto_compress_only "only compress" $TRC decompress --raw --mode stack2 --quantum auto $W/q.bin $W/x.txt
 expect_fail stack2_quantum_nt_31 "NT \+ 1 is not a power of two" $TRC compress --mode stack2 --nt 31 --quantum 10 $W/$n.txt $W/x.trc
 t stack2_quantum_asan_round_trip bash -c "$ASAN compress --mode stack2 --quantum 100 $W/os_tools_cpu0_t10.txt $W/aq.trc && $ASAN decompress $W/aq.trc - | cmp - $W/os_tools_cpu0_t10.canon && $ASAN stats $W/aq.trc >/dev/null"
