@@ -44,6 +44,7 @@ module trc_stkpred #(
     input  wire [LW-1:0]      tb_dlen,
     input  wire [KBW-1:0]     tb_dlen3,
     input  wire               tb_eq_ok, tb_up_ok, tb_dn_ok,
+    input  wire               tb_esc,   // the delta must be ESC (a raw delta, 4.8)
     input  wire [PDW-1:0]     tb_d0, tb_dm1, tb_dp1,
     // ---- its function context entry (trc_ptab): in the table stage as
     // the writes up to the record ahead's predecessor left it, in the
@@ -93,7 +94,7 @@ module trc_stkpred #(
     reg  [SK-1:0]     pr_idx;
     reg  [SOW-1:0]    pr_oidx;
     reg  [LW-1:0]     pr_dlen;
-    reg               pr_eq_ok;
+    reg               pr_eq_ok, pr_esc;
     reg  [PDW-1:0]    pr_d0;
     localparam RB = 3 + 3 * PDW + KBW + LW;   // what cand_of needs of a record
     wire [RB-1:0] tb_r = {tb_eq_ok, tb_up_ok, tb_dn_ok, tb_d0, tb_dm1, tb_dp1, tb_dlen3,
@@ -108,6 +109,7 @@ module trc_stkpred #(
             pr_oidx  <= tb_oidx;
             pr_dlen  <= tb_dlen;
             pr_eq_ok <= tb_eq_ok;
+            pr_esc   <= tb_esc;
             pr_d0    <= tb_d0;
             pr_r     <= tb_r;
         end
@@ -265,7 +267,7 @@ module trc_stkpred #(
             sy_pk    <= pr_pk;
             sy_pred  <= pred;
             sy_xtop  <= pr_xtop;
-            sy_sym   <= sym;
+            sy_sym   <= pr_esc ? 2'd3 : sym;
             sy_j     <= jp3;
             sy_m     <= d_m;
             sy_eh    <= e_h;
