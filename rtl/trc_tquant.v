@@ -39,7 +39,7 @@ module trc_tquant #(
     localparam [63:0] ONE = 64'd1;
     localparam [63:0] TQ64 = {32'd0, TQ[31:0]};
     localparam [63:0] M64 = ((ONE << S) + TQ64 - ONE) / TQ64;
-    localparam [PW-1:0] M = M64[PW-1:0];
+    localparam [S:0]    M = M64[S:0];
 
     generate
         `TRC_PARAM_CHECK(TQ == 10 || TQ == 100 || TQ == 1000, g_bad_tq, trc_bad_param_TQ,
@@ -49,7 +49,7 @@ module trc_tquant #(
     endgenerate
 
     wire [NT-1:0] d    = s_rec[INFO_W +: NT];
-    wire [PW-1:0] prod = {{(PW-NT){1'b0}}, d} * M;
+    wire [PW-1:0] prod = {{(PW-NT){1'b0}}, d} * {{(PW-S-1){1'b0}}, M};
     wire [NT-1:0] u    = prod[S +: NT];
     wire          raw  = |prod[S-1:NT];
 
