@@ -175,10 +175,15 @@ static TRC_HOT_INLINE trc_error get_delta_of(trc_decoder *d, bitr *r,
             return TRC_ERR_CORRUPT;
         *delta = down ? e->pd - 1u : e->pd + 1u;
     } else if (sym == SYM_ESC) {
-        uint32_t zraw = (UINT32_C(1) << d->nz) - 1u;
-        if (d->p.tq > 1u && TOP(peek(r), d->nz) == zraw) {
-            /* a raw delta (stack mode 2, 4.8): its own paper code, in ticks */
+        uint32_t z = TOP(peek(r), d->nz);
+        if (d->p.tq > 1u && z > d->p.nt) {
+            /* z = 2^NZ - 1: a raw delta (stack mode 2, 4.8), its own paper
+             * code in ticks; any other z above NT is invalid. The z bits
+             * are taken first, so that a z cut by the end of the input
+             * (read as all ones followed by zeros) rolls back as truncated. */
             r->pos += d->nz;
+            if (z != (UINT32_C(1) << d->nz) - 1u)
+                return TRC_ERR_CORRUPT;
             err = get_time(d, r, delta);
             d->st.coded_bits[TRC_F_TIMESTAMP] += r->pos - start;
             return err;

@@ -815,6 +815,12 @@ static void test_stack2_quantum_example(void)
     size_t got;
     trc_error e = dec_chunked(&p, b, n, 3, out, &got, NULL);
     check(e == TRC_OK && got == 3 && same(out, r, 3), "stack2_quantum_example_decodes");
+    /* input a byte at a time: byte 5 ends inside the raw delta's z bits */
+    int whole = 1;
+    for (int k = 0; k < 20; k++)
+        whole &= dec_chunked(&p, b, n, 1, out, &got, NULL) == TRC_OK && got == 3 &&
+                 same(out, r, 3);
+    check(whole, "stack2_quantum_raw_z_across_chunks");
     /* u x TQ past NT bits: an ESC of u = 2^22 (z = 0) from the reset state */
     uint8_t big[] = {0xBB, 0xFF, 0x00, 0x00, 0x00, 0x00};
     check(dec_chunked(&p, big, sizeof big, 6, out, &got, NULL) == TRC_ERR_CORRUPT,
