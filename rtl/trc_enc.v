@@ -21,7 +21,7 @@
 //   SD     - stack modes: shadow call stack depth, 1..64 (default 16)
 //   SO     - stack mode 2: OS context table index bits, 4..12 (default 9)
 //   TQ     - stack mode 2: time quantum in ticks, 1 (none), 10, 100 or 1000
-//            (docs/format.md 4.8): deltas coded in quanta, one stage more
+//            (docs/format.md 4.8): deltas coded in quanta, two stages more
 //   LEAN   - 1: the lean paper mode encoder (trc_lean): the same stream, a
 //            record over about 2.5 clocks, in a fraction of the area; MODE 0
 //   CHECK  - 1: a checked stream (docs/format.md 4.10), each unit closed by

@@ -26,7 +26,7 @@
 //   SD     - shadow call stack depth, 1..64
 //   SO     - stack mode 2: OS context table index bits, 4..12
 //   TQ     - stack mode 2: the time quantum in ticks, 1 (none), 10, 100 or
-//            1000 (docs/format.md 4.8; trc_tquant, one stage more)
+//            1000 (docs/format.md 4.8; trc_tquant, two stages more)
 //   FULL   - derived: the longest record, as trc_enc works it out
 `default_nettype none
 `include "trc_format.vh"
@@ -100,7 +100,7 @@ module trc_stkcoder #(
     wire adv_s = adv && !hold;
     assign s_ready = adv_s;
 
-    // ---- the time quantum's stage: the delta in quanta (TQ > 1 only)
+    // ---- the time quantum's two stages: the delta in quanta (TQ > 1 only)
     wire [NT+INFO_W:0] q_rec;
     wire               q_valid, q_raw;
     wire [NT-1:0]      q_rawd;

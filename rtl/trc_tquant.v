@@ -1,5 +1,5 @@
-// trc_tquant: stack mode 2's time quantum (docs/format.md 4.8), one
-// register stage in front of the stack coder. A record's delta d becomes
+// trc_tquant: stack mode 2's time quantum (docs/format.md 4.8), two
+// register stages in front of the stack coder. A record's delta d becomes
 // u = floor(d / TQ), the delta in quanta that the predictor works on; raw
 // says that d is not a multiple of TQ (its code is ESC, z = 2^NZ - 1 and
 // d's own timestamp code), and rawd keeps d for that code.
@@ -7,7 +7,8 @@
 // ceil(log2 TQ): u = (d * M) >> S is exact for every d < 2^NT, and d is a
 // multiple of TQ exactly when the fraction (the low S bits of the product)
 // is below 2^NT: a multiple k * TQ leaves k * (TQ * M - 2^S) < 2^NT, any
-// other d at least M >= 2^NT.
+// other d at least M >= 2^NT. Stage 1 registers the two partial products
+// d * M[17:0] and d * M[S:18] (the DSP blocks' width), stage 2 adds them.
 // Parameters:
 //   NT     - delta bits
 //   INFO_W - info bits of a record
@@ -26,7 +27,7 @@ module trc_tquant #(
     // ---- records in: {os, delta[NT-1:0], info[INFO_W-1:0]}
     input  wire [NT+INFO_W:0] s_rec,
     input  wire              s_valid,
-    // ---- the same record with its delta in quanta, a stage later
+    // ---- the same record with its delta in quanta, two stages later
     output reg  [NT+INFO_W:0] m_rec,
     output reg               m_valid,
     output reg               m_raw,    // d is not a multiple of TQ
@@ -48,21 +49,41 @@ module trc_tquant #(
                          "trc_tquant: NT too wide for the quantum's product")
     endgenerate
 
-    wire [NT-1:0] d    = s_rec[INFO_W +: NT];
-    wire [PW-1:0] prod = {{(PW-NT){1'b0}}, d} * {{(PW-S-1){1'b0}}, M};
-    wire [NT-1:0] u    = prod[S +: NT];
-    wire          raw  = |prod[S-1:NT];
+    localparam LB = 18;                   // M's low part (S >= 26 > 18)
+    localparam HB = S + 1 - LB;           // M's high part
+    wire [NT-1:0] d = s_rec[INFO_W +: NT];
 
+    // ---- stage 1: the partial products
+    reg  [NT+LB-1:0]   pl_q;
+    reg  [NT+HB-1:0]   ph_q;
+    reg  [NT+INFO_W:0] r1_q;
+    reg                v1_q;
     always @(posedge clk) begin
         if (adv) begin
-            m_rec  <= {s_rec[NT+INFO_W], u, s_rec[INFO_W-1:0]};
+            pl_q <= {{LB{1'b0}}, d} * {{NT{1'b0}}, M[LB-1:0]};
+            ph_q <= {{HB{1'b0}}, d} * {{NT{1'b0}}, M[S:LB]};
+            r1_q <= s_rec;
+        end
+        if (rst)
+            v1_q <= 1'b0;
+        else if (adv)
+            v1_q <= s_valid;
+    end
+
+    // ---- stage 2: their sum, u and raw
+    wire [PW-1:0] prod = {{(PW-NT-LB){1'b0}}, pl_q} + {ph_q, {LB{1'b0}}};
+    wire [NT-1:0] u    = prod[S +: NT];
+    wire          raw  = |prod[S-1:NT];
+    always @(posedge clk) begin
+        if (adv) begin
+            m_rec  <= {r1_q[NT+INFO_W], u, r1_q[INFO_W-1:0]};
             m_raw  <= raw;
-            m_rawd <= d;
+            m_rawd <= r1_q[INFO_W +: NT];
         end
         if (rst)
             m_valid <= 1'b0;
         else if (adv)
-            m_valid <= s_valid;
+            m_valid <= v1_q;
     end
 
     wire unused = ^{prod[PW-1:S+NT], prod[NT-1:0]};

@@ -174,7 +174,7 @@ for t in $traces; do
 done
 # Stack mode 2 with a time quantum on the whole 2-CPU capture: no record
 # longer than a piece, so one record per clock (the rate counts the
-# pipeline's 13 clocks of fill and drain too)
+# pipeline's 14 clocks of fill and drain too)
 job "+enc s2q w64 os/os_tools_t10 full, records/cycle >= 0.9999" \
   "$(enc s2q tests/data/os/os_tools_t10.txt.xz --out-w 64 --min-rate 0.9999)"
 job "+enc paper w8 zlib_deflate_t1 full stall 0.1" "$(enc paper \
