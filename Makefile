@@ -99,7 +99,7 @@ bench: deps $(B)/trc $(B)/trc_bench
 
 # The stack modes beside paper mode, the LZ4 core and gzip/zstd (slow, ~45 min).
 stack-report: deps $(B)/trc $(B)/lz4/trc_lz4 $(B)/sim/enc_stack/Vtrc_sim_enc \
-    $(B)/sim/enc_s2/Vtrc_sim_enc
+    $(B)/sim/enc_s2/Vtrc_sim_enc $(B)/sim/enc_s2q/Vtrc_sim_enc
 	@tests/stack_report.sh
 
 demo: deps $(B)/trc $(DEMO_DEPS)

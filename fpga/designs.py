@@ -106,6 +106,12 @@ DESIGNS = {d.name: d for d in [
            _trc_perf("enc_s2", 64, "trc_stack2_records_per_clock", "trc_stack2_bytes",
                      "--mode stack2"),
            archs=("ecp5", "xc4v"), color="#006d2c", kind="stack"),
+    # with a time quantum of 100 ticks (docs/format.md 4.8; no perf row: the
+    # sample traces are not quantized, every delta would be raw)
+    Design("trc_stack2q_w64", "trc_enc", 0, TRC_RTL,
+           dict(PAPER, OUT_W=64, MODE=2, SK=12, SD=16, SO=9, ND_F=4, ND_V=4, TQ=100),
+           "trc_enc, stack mode 2 with TQ 100 (SK 12, SD 16, SO 9, ND 4/3/4), OUT_W=64",
+           archs=("ecp5", "xc4v"), color="#00441b", kind="stack"),
     Design("trc_core", "trc_core", 1, TRC_RTL, dict(PAPER, OUT_W=64),
            "trc_core (time-stamper + FIFO + trc_enc), OUT_W=64",
            _trc_perf("enc_paper", 64, "trc_w64_records_per_clock",

@@ -11,7 +11,7 @@
 //   CORE - the core inside: 0 trc_enc, 1 trc_core, 2 trc_lz4_core,
 //          3 trc_soc_cpu (PicoRV32, with or without its tracer; its
 //          observation outputs ev_*, retire are left open)
-//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD, SO, LEAN, CHECK -
+//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD, SO, TQ, LEAN, CHECK -
 //          as in trc_enc (CORE 0, 1; 3 takes NT .. OUT_W, MODE and LEAN)
 //   FIFO_AW, DT_W, DROP_W - as in trc_core (CORE 1 and 3; PRESCALE 1)
 //   WIN_BITS, OUT_AW, LIT_AW - as in trc_lz4_core (CORE 2)
@@ -32,6 +32,7 @@ module trc_fpga #(
     parameter integer SK       = 9,   // stack mode: context table index bits
     parameter integer SD       = 16,  // stack mode: shadow call stack depth
     parameter integer SO       = 9,   // stack mode 2: OS context table index bits
+    parameter integer TQ       = 1,   // stack mode 2: time quantum in ticks
     parameter integer LEAN     = 0,   // 1: the lean paper mode encoder
     parameter integer CHECK    = 0,   // 1: a checked stream (trc_wcrc)
     parameter integer FIFO_AW  = 4,   // trc_core: input FIFO address bits
@@ -82,7 +83,7 @@ module trc_fpga #(
       wire               m_tvalid, m_tlast, s_tready;
       trc_enc #(.NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .ND_F(ND_F),
                 .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W), .MODE(MODE), .SK(SK),
-                .SD(SD), .SO(SO), .LEAN(LEAN), .CHECK(CHECK)) u_core (
+                .SD(SD), .SO(SO), .TQ(TQ), .LEAN(LEAN), .CHECK(CHECK)) u_core (
           .clk(clk), .rst(rst_q),
           .s_axis_tdata(in_q[RW-1:0]), .s_axis_tvalid(in_q[RW]), .s_axis_tready(s_tready),
           .m_axis_tdata(m_tdata), .m_axis_tkeep(m_tkeep), .m_axis_tlast(m_tlast),

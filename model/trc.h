@@ -65,6 +65,9 @@ typedef struct {
     unsigned so;     /* stack mode 2: OS context table index bits, 4..12 */
     unsigned cpus;   /* CPUs of the stream, 1..TRC_CPU_MAX (0 counts as 1);
                         more than one: docs/format.md 4.9, paper mode only */
+    unsigned tq;     /* stack mode 2: time quantum in ticks, 1, 10, 100 or
+                        1000 (0 counts as 1): deltas are coded in quanta, a
+                        delta that is not a multiple raw (format.md 4.8) */
 } trc_params;
 
 #define TRC_MODE_PAPER 0 /* the paper's per-field dictionaries */
@@ -74,6 +77,8 @@ typedef struct {
 #define TRC_SD_MAX 64
 #define TRC_SO_MAX 12
 #define TRC_CPU_MAX 8
+/* The time quantum of p: p->tq, or 1 when it is 0. */
+#define TRC_TQ(p) ((p)->tq > 1u ? (p)->tq : 1u)
 
 /* The paper's implementation: NT 23, FID_W 15, TYPE_W 7, VAL_W 16, ND 3
  * (mode paper; sk and sd are zero in paper mode; one CPU). */
@@ -351,6 +356,8 @@ trc_error trc_header_read(const uint8_t *in, size_t len, trc_params *p,
 
 /* Container flags (header byte 13). */
 #define TRC_FLAG_FRAMED 1u  /* the stream is cut into frames, see below */
+#define TRC_FLAG_TQ 192u    /* stack mode 2: k of the time quantum 10^k */
+#define TRC_FLAG_TQ_UNIT 64u
 #define TRC_FLAG_CHECKED 32u /* a checked stream (format.md 4.10); one CPU,
                               not framed. (Bit 4, 16, was the first layout
                               of checked streams, without record counts;

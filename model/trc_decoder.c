@@ -173,6 +173,19 @@ static TRC_HOT_INLINE trc_error get_delta_of(trc_decoder *d, bitr *r,
             return TRC_ERR_CORRUPT;
         *delta = down ? e->pd - 1u : e->pd + 1u;
     } else if (sym == SYM_ESC) {
+        uint32_t z = TOP(peek(r), d->nz);
+        if (d->p.tq > 1u && z > d->p.nt) {
+            /* z = 2^NZ - 1: a raw delta (stack mode 2, 4.8), its own paper
+             * code in ticks; any other z above NT is invalid. The z bits
+             * are taken first, so that a z cut by the end of the input
+             * (read as all ones followed by zeros) rolls back as truncated. */
+            r->pos += d->nz;
+            if (z != (UINT32_C(1) << d->nz) - 1u)
+                return TRC_ERR_CORRUPT;
+            err = get_time(d, r, delta);
+            d->st.coded_bits[TRC_F_TIMESTAMP] += r->pos - start;
+            return err;
+        }
         err = get_time(d, r, delta);
     } else {
         int len = (int)e->kb + trc_sym_j[sym];
@@ -183,7 +196,19 @@ static TRC_HOT_INLINE trc_error get_delta_of(trc_decoder *d, bitr *r,
             *delta |= get(r, (unsigned)len - 1u);
     }
     d->st.coded_bits[TRC_F_TIMESTAMP] += r->pos - start;
+    if (d->p.tq > 1u) { /* quanta to ticks (stack mode 2, 4.8) */
+        if ((uint64_t)*delta * d->p.tq > dmax)
+            return TRC_ERR_CORRUPT;
+        *delta *= d->p.tq;
+    }
     return err;
+}
+
+/* Stack mode 2's time quantum: a delta in ticks to the quanta its entries
+ * keep (rounded down for a raw delta). */
+static inline uint32_t in_quanta(const trc_params *p, uint32_t delta)
+{
+    return p->tq > 1u ? delta / p->tq : delta;
 }
 
 static TRC_HOT_INLINE trc_error get_stack_delta(trc_decoder *d, bitr *r,
@@ -307,7 +332,7 @@ static TRC_HOT_INLINE trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_do
         *type = get_dict(r, &d->tdict, p->nd_t, p->type_w, 0, st, TRC_F_TYPE);
         *val = get_dict(r, &d->vdict, p->nd_v, p->val_w, 0, st, TRC_F_VALUE);
     }
-    trc_stk_oupdate(s, oidx, *type, *val, *delta);
+    trc_stk_oupdate(s, oidx, *type, *val, in_quanta(p, *delta));
     return TRC_OK;
 }
 
@@ -366,7 +391,7 @@ static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *de
         *key = get_dict(r, &d->fdict, p->nd_f, p->fid_w + 1u, 0, st,
                         TRC_F_FUNCTION);
     }
-    trc_stk_update(p, s, idx, *key, *delta, pred);
+    trc_stk_update(p, s, idx, *key, in_quanta(p, *delta), pred);
     return TRC_OK;
 }
 

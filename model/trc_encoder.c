@@ -141,15 +141,20 @@ static inline void put_sym(bitw *w, const trc_pentry *en, int with_np,
 }
 
 /* A delta symbol's payload: NEAR's direction bit (no phase), the bits
- * below the leading one for a bit length, the paper code for ESC. */
+ * below the leading one for a bit length, the paper code for ESC. d is in
+ * time quanta (stack mode 2); raw, when not 0, is a delta that is not a
+ * multiple of the quantum: ESC's payload is then z = 2^NZ - 1 and raw's
+ * paper code. */
 static inline void put_payload(const trc_encoder *e, bitw *w, const trc_pentry *en,
-                        unsigned ld, unsigned sym, uint32_t d)
+                        unsigned ld, unsigned sym, uint32_t d, uint32_t raw)
 {
     unsigned bits;
     if (sym == SYM_NEAR && ld == TRC_LD_NONE) {
         put(w, d < en->pd, 1);
     } else if (sym == SYM_ESC) {
-        uint64_t code = time_code(e, d, &bits);
+        if (raw)
+            put(w, (UINT64_C(1) << e->nz) - 1u, e->nz);
+        uint64_t code = time_code(e, raw ? raw : d, &bits);
         put(w, code, bits);
     } else if (sym != SYM_EQ && sym != SYM_NEAR && sym != SYM_NEARO) {
         bits = trc_bitlen(d) - 1u;
@@ -175,7 +180,7 @@ static TRC_HOT_INLINE void put_stack(trc_encoder *e, bitw *w, const trc_record *
         put_sym(w, &en, 1, 0, 0, SYM_NP);
     unsigned sym = trc_stk_symbol(&en, d, TRC_LD_NONE);
     put_sym(w, &en, pred, 0, 0, sym);
-    put_payload(e, w, &en, TRC_LD_NONE, sym, d);
+    put_payload(e, w, &en, TRC_LD_NONE, sym, d, 0);
     if (!pred) {
         if (r->kind == TRC_EXIT && r->a == trc_stk_top(s)) {
             put(w, 0, 1);
@@ -194,6 +199,15 @@ static TRC_HOT_INLINE void put_stack(trc_encoder *e, bitw *w, const trc_record *
         trc_stk_update(p, s, idx, key, d, pred);
 }
 
+/* Stack mode 2's time quantum: d in quanta; *raw = d when d is not a
+ * multiple of the quantum (coded raw), else 0. */
+static inline uint32_t quantize(const trc_params *p, uint32_t d, uint32_t *raw)
+{
+    uint32_t tq = TRC_TQ(p);
+    *raw = tq > 1u && d % tq ? d : 0u;
+    return tq > 1u ? d / tq : d;
+}
+
 /* Stack mode 2, an OS record through the OS context entry: predicted, its
  * delta symbol alone; else NP (after an OS record, the NP of class OS), the
  * delta symbol without NP, the type and value codes. */
@@ -203,16 +217,16 @@ static TRC_HOT_INLINE void put_stack2_os(trc_encoder *e, bitw *w, const trc_reco
     trc_stk *s = &e->stk;
     unsigned oidx = trc_stk_oindex(p, s);
     const trc_pentry oe = s->otab[oidx];
-    uint32_t d = (uint32_t)r->delta;
+    uint32_t raw, d = quantize(p, (uint32_t)r->delta, &raw);
     int pred = r->a == oe.key && r->b == oe.val;
     if (!pred) {
         put_sym(w, &oe, 1, 0, s->pk != 0,
                 !s->pk || s->nc == 0 ? SYM_NP : SYM_NPX);
         s->nc = s->pk ? 0 : s->nc;
     }
-    unsigned sym = trc_stk_symbol(&oe, d, TRC_LD_NONE);
+    unsigned sym = raw ? (unsigned)SYM_ESC : trc_stk_symbol(&oe, d, TRC_LD_NONE);
     put_sym(w, &oe, pred, 0, pred && s->pk, sym);
-    put_payload(e, w, &oe, TRC_LD_NONE, sym, d);
+    put_payload(e, w, &oe, TRC_LD_NONE, sym, d, raw);
     if (!pred) {
         put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
         put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
@@ -242,7 +256,7 @@ static TRC_HOT_INLINE void put_stack2(trc_encoder *e, bitw *w, const trc_record 
     }
     unsigned idx = trc_stk_index(p, s);
     const trc_pentry en = s->tab[idx];
-    uint32_t d = (uint32_t)r->delta;
+    uint32_t raw, d = quantize(p, (uint32_t)r->delta, &raw);
     uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;
     int pred = fn && key == en.key;
     int split = s->ld != TRC_LD_NONE;
@@ -255,15 +269,15 @@ static TRC_HOT_INLINE void put_stack2(trc_encoder *e, bitw *w, const trc_record 
         }
         int top = r->kind == TRC_EXIT && r->a == trc_stk_top(s);
         put(w, top ? 0u : 2u, top ? 1u : 2u);
-        unsigned sym = trc_stk_symbol(&en, d, s->ld);
+        unsigned sym = raw ? (unsigned)SYM_ESC : trc_stk_symbol(&en, d, s->ld);
         put_sym(w, &en, 0, split, 0, sym);
-        put_payload(e, w, &en, s->ld, sym, d);
+        put_payload(e, w, &en, s->ld, sym, d, raw);
         if (!top)
             put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u, 0);
     } else {
-        unsigned sym = trc_stk_symbol(&en, d, s->ld);
+        unsigned sym = raw ? (unsigned)SYM_ESC : trc_stk_symbol(&en, d, s->ld);
         put_sym(w, &en, 1, split, 0, sym);
-        put_payload(e, w, &en, s->ld, sym, d);
+        put_payload(e, w, &en, s->ld, sym, d, raw);
     }
     trc_stk_update(p, s, idx, key, d, pred);
 }

@@ -20,6 +20,8 @@
 //   SK     - stack modes: predictor table index bits, 4..12 (default 9)
 //   SD     - stack modes: shadow call stack depth, 1..64 (default 16)
 //   SO     - stack mode 2: OS context table index bits, 4..12 (default 9)
+//   TQ     - stack mode 2: time quantum in ticks, 1 (none), 10, 100 or 1000
+//            (docs/format.md 4.8): deltas coded in quanta, two stages more
 //   LEAN   - 1: the lean paper mode encoder (trc_lean): the same stream, a
 //            record over about 2.5 clocks, in a fraction of the area; MODE 0
 //   CHECK  - 1: a checked stream (docs/format.md 4.10), each unit closed by
@@ -43,6 +45,7 @@ module trc_enc #(
     parameter SK     = 9,
     parameter SD     = 16,
     parameter SO     = 9,
+    parameter TQ     = 1,
     parameter LEAN   = 0,
     parameter CHECK  = 0,
     parameter INFO_W = `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
@@ -71,7 +74,8 @@ module trc_enc #(
     // two, so the packer stays as small, unless tiny widths need a wider
     // piece (at least half of FULL).
     localparam LONGEST = NZ + NT - 1 + 1 + (FW_C > OW_C ? FW_C : OW_C);
-    localparam FULL    = `TRC_STK_FULL(MODE, NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V);
+    localparam FULL    = `TRC_STK_FULL(MODE, NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V) +
+                         (TQ > 1 ? NZ : 0);    // a raw delta's z (4.8)
     localparam MAXLEN  = MODE == 0 || 2 * LONGEST >= FULL ? LONGEST : (FULL + 1) / 2;
     localparam LENW   = $clog2(MAXLEN + 1);
     localparam REC_W  = 1 + NT + INFO_W;
@@ -103,6 +107,9 @@ module trc_enc #(
                          "trc_enc: the stack modes need SK 4..12 and SD 1..64")
         `TRC_PARAM_CHECK(MODE != 2 || (SO >= 4 && SO <= 12), g_bad_so, trc_bad_param_SO,
                          "trc_enc: stack mode 2 needs SO 4..12")
+        `TRC_PARAM_CHECK(TQ == 1 || (MODE == 2 && (TQ == 10 || TQ == 100 || TQ == 1000) &&
+                         ((NT + 1) & NT) != 0), g_bad_tq, trc_bad_param_TQ,
+                         "trc_enc: TQ must be 1, or 10, 100 or 1000 with MODE 2 and NT + 1 not a power of two")
         `TRC_PARAM_CHECK(SYNC_EVERY >= 0 && SYNC_EVERY <= (1 << 30), g_bad_sync_every,
                          trc_bad_param_SYNC_EVERY,
                          "trc_enc: SYNC_EVERY must be 0..2^30")
@@ -316,7 +323,7 @@ module trc_enc #(
                     .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
                     .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W), .MODE(MODE),
                     .MAXLEN(MAXLEN), .LENW(LENW), .LANE_W(LW), .EW(EW),
-                    .SK(SK), .SD(SD), .SO(SO)
+                    .SK(SK), .SD(SD), .SO(SO), .TQ(TQ)
                 ) u_coder (
                     .clk(clk), .rst(rst),
                     .s_rec(fr_rec), .s_valid(k_valid), .s_ready(k_ready),

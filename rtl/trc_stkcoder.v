@@ -26,6 +26,8 @@
 //   SK     - function context table index bits, 4..12
 //   SD     - shadow call stack depth, 1..64
 //   SO     - stack mode 2: OS context table index bits, 4..12
+//   TQ     - stack mode 2: the time quantum in ticks, 1 (none), 10, 100 or
+//            1000 (docs/format.md 4.8; trc_tquant, two stages more)
 //   FULL   - derived: the longest record, as trc_enc works it out
 `default_nettype none
 `include "trc_format.vh"
@@ -47,7 +49,9 @@ module trc_stkcoder #(
     parameter SK     = 9,
     parameter SD     = 16,
     parameter SO     = 9,
-    parameter FULL   = `TRC_STK_FULL(MODE, NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V)
+    parameter TQ     = 1,
+    parameter FULL   = `TRC_STK_FULL(MODE, NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V) +
+                       (TQ > 1 ? $clog2(NT + 1) : 0)
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -64,7 +68,8 @@ module trc_stkcoder #(
 );
 
     localparam NZ   = $clog2(NT + 1);
-    localparam TSW  = NZ + NT - 1;
+    localparam QZ   = TQ > 1 ? NZ : 0;        // a raw delta's z in front of its code
+    localparam TSW  = NZ + NT - 1 + QZ;
     localparam FW   = 1 + FID_W;
     localparam PDW  = 12;                     // stored delta, saturated
     localparam KBW  = 6;                      // bit-length estimate, 0..32
@@ -84,6 +89,9 @@ module trc_stkcoder #(
                          "trc_stkcoder: a record must fit two pieces of MAXLEN")
         `TRC_PARAM_CHECK(MODE != 2 || (SO >= 4 && SO <= 12), g_bad_so, trc_bad_param_SO,
                          "trc_stkcoder: stack mode 2 needs SO 4..12")
+        `TRC_PARAM_CHECK(TQ == 1 || MODE == 2 && (((NT + 1) & NT) != 0), g_bad_tq,
+                         trc_bad_param_TQ,
+                         "trc_stkcoder: a time quantum needs MODE 2 and NT + 1 not a power of two")
     endgenerate
 
     // The stages move when the output register is empty or taken, and wait
@@ -92,6 +100,34 @@ module trc_stkcoder #(
     wire hold;
     wire adv_s = adv && !hold;
     assign s_ready = adv_s;
+
+    // ---- the time quantum's two stages: the delta in quanta (TQ > 1 only)
+    wire [NT+INFO_W:0] q_rec;
+    wire               q_valid, q_raw;
+    wire [NT-1:0]      q_rawd;
+    reg                ct_raw, tb_raw;
+    reg  [NT-1:0]      ct_rawd;
+    generate
+        if (TQ > 1) begin : g_tq
+            trc_tquant #(.NT(NT), .INFO_W(INFO_W), .TQ(TQ)) u_tq (
+                .clk(clk), .rst(rst), .adv(adv_s), .s_rec(s_rec), .s_valid(s_valid),
+                .m_rec(q_rec), .m_valid(q_valid), .m_raw(q_raw), .m_rawd(q_rawd)
+            );
+        end else begin : g_no_tq
+            assign q_rec   = s_rec;
+            assign q_valid = s_valid;
+            assign q_raw   = 1'b0;
+            assign q_rawd  = {NT{1'b0}};
+        end
+    endgenerate
+    // beside the context and table stages: a raw delta is coded as ESC with
+    // its own code (trc_tscode's prefix)
+    always @(posedge clk)
+        if (adv_s) begin
+            ct_raw  <= q_raw;
+            ct_rawd <= q_rawd;
+            tb_raw  <= ct_raw;
+        end
 
     // ---- context stage
     wire [SK-1:0]    raddr;
@@ -108,7 +144,7 @@ module trc_stkcoder #(
         .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
         .SK(SK), .SD(SD), .SO(SOE), .PDW(PDW), .KBW(KBW)
     ) u_ctx (
-        .clk(clk), .rst(rst), .adv(adv_s), .s_rec(s_rec), .s_valid(s_valid),
+        .clk(clk), .rst(rst), .adv(adv_s), .s_rec(q_rec), .s_valid(q_valid),
         .raddr(raddr), .raddr_o(raddr_o), .ct_delta(ct_delta),
         .tb_valid(tb_valid), .tb_rec(tb_rec), .tb_xtop(tb_xtop), .tb_pk(tb_pk),
         .tb_idx(tb_idx), .tb_oidx(tb_oidx), .tb_dlen(tb_dlen), .tb_dlen3(tb_dlen3),
@@ -164,7 +200,7 @@ module trc_stkcoder #(
         .tb_valid(tb_valid), .tb_rec(tb_rec), .tb_xtop(tb_xtop), .tb_pk(tb_pk),
         .tb_idx(tb_idx), .tb_oidx(tb_oidx), .tb_dlen(tb_dlen), .tb_dlen3(tb_dlen3),
         .tb_eq_ok(tb_eq_ok), .tb_up_ok(tb_up_ok), .tb_dn_ok(tb_dn_ok),
-        .tb_d0(tb_d0), .tb_dm1(tb_dm1), .tb_dp1(tb_dp1),
+        .tb_d0(tb_d0), .tb_dm1(tb_dm1), .tb_dp1(tb_dp1), .tb_esc(tb_raw),
         .e_raw(e_raw), .e_fwd(e_fwd), .e_hit(e_hit), .e_ok(e_ok), .e_phit(e_phit),
         .e_pdata(e_pdata), .e_new(e_new), .e_wr(e_wr),
         .o_raw(o_raw), .o_fwd(o_fwd), .o_hit(o_hit), .o_ok(o_ok), .o_phit(o_phit),
@@ -181,8 +217,9 @@ module trc_stkcoder #(
     wire [TSW-1:0] ts_code;
     wire [LW:0]    ts_len;
     wire [NT-1:0]  ts_mant;
-    trc_tscode #(.NT(NT), .NZ(NZ), .CW(TSW), .LW(LW + 1)) u_ts (
-        .clk(clk), .adv(adv_s), .delta(ct_delta), .pfx_en(1'b0), .pfx(1'b0),
+    trc_tscode #(.NT(NT), .NZ(NZ), .PW(TQ > 1 ? NZ : 1), .CW(TSW), .LW(LW + 1)) u_ts (
+        .clk(clk), .adv(adv_s), .delta(ct_raw ? ct_rawd : ct_delta), .pfx_en(ct_raw),
+        .pfx({(TQ > 1 ? NZ : 1){1'b1}}),
         .code(ts_code), .len(ts_len), .mant(ts_mant)
     );
 

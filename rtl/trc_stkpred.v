@@ -44,6 +44,7 @@ module trc_stkpred #(
     input  wire [LW-1:0]      tb_dlen,
     input  wire [KBW-1:0]     tb_dlen3,
     input  wire               tb_eq_ok, tb_up_ok, tb_dn_ok,
+    input  wire               tb_esc,   // the delta must be ESC (a raw delta, 4.8)
     input  wire [PDW-1:0]     tb_d0, tb_dm1, tb_dp1,
     // ---- its function context entry (trc_ptab): in the table stage as
     // the writes up to the record ahead's predecessor left it, in the
@@ -100,7 +101,7 @@ module trc_stkpred #(
     reg  [SOW-1:0]    pr_oidx;
     reg  [LW-1:0]     pr_dlen;
     reg  [KBW-1:0]    pr_dlen3;
-    reg               pr_eq_ok;
+    reg               pr_eq_ok, pr_esc;
     reg  [PDW-1:0]    pr_d0;
     always @(posedge clk) begin
         if (adv) begin
@@ -112,6 +113,7 @@ module trc_stkpred #(
             pr_dlen  <= tb_dlen;
             pr_dlen3 <= tb_dlen3;
             pr_eq_ok <= tb_eq_ok;
+            pr_esc   <= tb_esc;
             pr_d0    <= tb_d0;
         end
         if (rst) begin
@@ -301,7 +303,7 @@ module trc_stkpred #(
             sy_pk    <= pr_pk;
             sy_pred  <= pred;
             sy_xtop  <= pr_xtop;
-            sy_sym   <= sym;
+            sy_sym   <= pr_esc ? 2'd3 : sym;
             sy_j     <= jp3;
             sy_m     <= d_m;
             sy_eh    <= e_h;

@@ -58,6 +58,11 @@ SIM_P_s2fid8 := $(call with,$(SIM_P_fid8),ND_F=2 ND_T=2 ND_V=2) MODE=2 SK=10 SD=
 SIM_P_s2wide := $(SIM_P_wide) MODE=2 SK=11 SD=3 SO=7
 SIM_P_s2tiny := $(SIM_P_tiny) MODE=2 SK=4 SD=1 SO=4
 SIM_P_s2f    := $(SIM_P_s2) SYNC_EVERY=64
+# Stack mode 2 with a time quantum (TQ, docs/format.md 4.8): the sample
+# traces' deltas are not multiples of it (every delta raw), the OS captures'
+# are (tests/t_rtl.sh runs both).
+SIM_SETS     += s2q
+SIM_P_s2q    := $(SIM_P_s2) TQ=100
 # The lean encoder (LEAN = 1, rtl/trc_lean.v): the paper mode sets again,
 # the same harness and model.
 SIM_SETS     += lpaper lnd2 lnd4 lnt16 lfid8 lwide ltiny lpaperf ltinyf

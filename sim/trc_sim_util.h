@@ -50,6 +50,9 @@
 #ifndef TRC_P_LEAN
 #define TRC_P_LEAN 0 /* the lean encoder (the harness's time limit) */
 #endif
+#ifndef TRC_P_TQ
+#define TRC_P_TQ 1
+#endif
 #ifndef TRC_P_NCPU
 #define TRC_P_NCPU 1
 #endif
@@ -75,6 +78,7 @@ static inline trc_params sim_params(void)
     p.sd = TRC_P_SD;
     p.so = TRC_P_SO;
     p.cpus = TRC_P_NCPU;
+    p.tq = TRC_P_TQ;
     return p;
 }
 

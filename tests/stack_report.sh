@@ -12,10 +12,12 @@ W=build/tmp/stack
 OUT=reports/stack.md
 SIM1=build/sim/enc_stack/Vtrc_sim_enc
 SIM2=build/sim/enc_s2/Vtrc_sim_enc
+SIM2Q=build/sim/enc_s2q/Vtrc_sim_enc
 mkdir -p $W reports
-rm -f $W/*.abl $W/*.abl.tmp
+rm -f $W/*.abl $W/*.abl.tmp $W/quanta.tmp $W/sizes.tmp
 VARIANTS="paper +stack +event stack -stack -event -mode -hit sk6 sk8 sk12 sd1 sd4 sd64"
 VARIANTS2="stack +sk12 +noflip +nd4 +phase +os stack2 -phase2 -os2 -nd4 -noflip2 s2sk11 s2so8 s2nd5 +match +match1"
+VARIANTS3="stack2 tq10 tq100 tq1000 +dd +mtf +osown +ospair +oslz"
 sample=$(cd tests/data && ls *_t*.txt.xz | sed 's/\.txt\.xz$//')
 os=$(cd tests/data && ls os/*_t*.txt.xz | sed 's/\.txt\.xz$//')
 name() { basename "$1"; }
@@ -24,7 +26,8 @@ name() { basename "$1"; }
 (for t in $sample $os; do
    n=$(name $t)
    xz -dc tests/data/$t.txt.xz > $W/$n.abl.txt
-   python3 tools/stack_ablation.py $W/$n.abl.txt $VARIANTS $VARIANTS2 > $W/$n.abl.tmp
+   case $t in os/*) v3=$VARIANTS3 ;; *) v3= ;; esac
+   python3 tools/stack_ablation.py $W/$n.abl.txt $VARIANTS $VARIANTS2 $v3 > $W/$n.abl.tmp
    mv $W/$n.abl.tmp $W/$n.abl
    rm -f $W/$n.abl.txt
  done) &
@@ -42,15 +45,31 @@ for t in $sample $os; do
   build/trc compress --raw $W/$n.txt $W/$n.paper
   build/trc compress --raw --mode stack $W/$n.txt $W/$n.stack
   build/trc compress --raw --mode stack2 $W/$n.txt $W/$n.stack2
+  # The time quantum the trace allows: the largest of 1000, 100, 10 ticks
+  # that divides every delta (1: none).
+  q=$(awk '!/^#/ && NF { if ($1 % 1000) a = 1; if ($1 % 100) b = 1; if ($1 % 10) c = 1 }
+           END { print !a ? 1000 : !b ? 100 : !c ? 10 : 1 }' $W/$n.txt)
+  build/trc compress --raw --mode stack2 --quantum $q $W/$n.txt $W/$n.stack2q
   build/trc decompress --raw $W/$n.paper $W/$n.pback
   for m in stack stack2; do
     build/trc decompress --raw --mode $m $W/$n.$m $W/$n.back
     cmp -s $W/$n.back $W/$n.pback || { echo "stack-report: $n: $m round trip differs" >&2; exit 1; }
   done
+  build/trc decompress --raw --mode stack2 --quantum $q $W/$n.stack2q $W/$n.back
+  cmp -s $W/$n.back $W/$n.pback || { echo "stack-report: $n: stack2 TQ $q round trip differs" >&2; exit 1; }
+  echo "$n $q" >> $W/quanta.tmp
   # The RTL of both stack modes, bit for bit against the model on the whole
   # trace, no stalls.
   r1=$($SIM1 $W/$n.txt --out-w 64 | grep -o 'records/cycle [0-9.]*' | cut -d' ' -f2)
-  r2=$($SIM2 $W/$n.txt --out-w 64 | grep -o 'records/cycle [0-9.]*' | cut -d' ' -f2)
+  o2=$($SIM2 $W/$n.txt --out-w 64)
+  r2=$(grep -o 'records/cycle [0-9.]*' <<<"$o2" | cut -d' ' -f2)
+  i2=$(grep -o 'input side [0-9.]*' <<<"$o2" | cut -d' ' -f3)
+  # the RTL with the quantum (its harness build has TQ 100), bit for bit
+  rq="-"
+  if [ "$q" = 100 ]; then
+    oq=$($SIM2Q $W/$n.txt --out-w 64)
+    rq="$(grep -o 'records/cycle [0-9.]*' <<<"$oq" | cut -d' ' -f2) ($(grep -o 'input side [0-9.]*' <<<"$oq" | cut -d' ' -f3))"
+  fi
   build/trc convert $W/$n.txt $W/$n.bin --to bin
   build/lz4/trc_lz4 -w 12 $W/$n.bin $W/$n.l12
   build/lz4/trc_lz4 -w 16 $W/$n.bin $W/$n.l16
@@ -58,11 +77,11 @@ for t in $sample $os; do
   g=$(gzip -9 -c $W/$n.bin | wc -c)
   z=$(zstd -q -19 -c $W/$n.bin | wc -c)
   l=$(lz4 -q -1 -c $W/$n.bin | wc -c)
-  p=$(size $W/$n.paper) s=$(size $W/$n.stack) s2=$(size $W/$n.stack2)
+  p=$(size $W/$n.paper) s=$(size $W/$n.stack) s2=$(size $W/$n.stack2) s2q=$(size $W/$n.stack2q)
   l12=$(size $W/$n.l12) l16=$(size $W/$n.l16)
-  row="| $t | $recs | $(bpr $p $recs) | $(bpr $s $recs) | **$(bpr $s2 $recs)** | $(awk -v a=$s2 -v b=$p 'BEGIN { printf "%.3f", a / b }') | $(bpr $l12 $recs) | $(bpr $l16 $recs) | $(bpr $g $recs) | $(bpr $z $recs) | $(bpr $l $recs) | $r1 | $r2 |"$'\n'
+  row="| $t | $recs | $(bpr $p $recs) | $(bpr $s $recs) | **$(bpr $s2 $recs)** | $(awk -v a=$s2 -v b=$p 'BEGIN { printf "%.3f", a / b }') | $(bpr $l12 $recs) | $(bpr $l16 $recs) | $(bpr $g $recs) | $(bpr $z $recs) | $(bpr $l $recs) | $r1 | $r2 ($i2) | $q | $(bpr $s2q $recs) | $rq |"$'\n'
   case $t in os/*) rows_os+="$row" ;; *) rows+="$row" ;; esac
-  targets+="- $t: stack mode 2 <= gzip -9: $(verdict $s2 $g); <= paper mode: $(verdict $s2 $p); <= 1.3 x zstd -19 (moonshot): $(verdict $s2 $(( z * 13 / 10 ))); RTL records/clock $r2"$'\n'
+  targets+="- $t: stack mode 2 <= gzip -9: $(verdict $s2 $g); <= paper mode: $(verdict $s2 $p); <= 1.3 x zstd -19 (moonshot): $(verdict $s2 $(( z * 13 / 10 ))); RTL records/clock $r2 (input side $i2); with its time quantum (TQ $q) <= gzip -9: $(verdict $s2q $g), <= paper mode: $(verdict $s2q $p), RTL records/clock $rq"$'\n'
   echo "$n $s $s2" >> $W/sizes.tmp
   rm -f $W/$n.back $W/$n.pback $W/$n.l12 $W/$n.l16 $W/$n.bin $W/$n.txt
 done
@@ -76,17 +95,23 @@ ablrow() {  # ablrow TRACE VARIANTS...: one table row
   for v in "$@"; do row+=" | $(awk -v v="$v" '$1 == v { printf "%.2f", $2; exit }' $W/$n.abl)"; done
   echo "$row |"
 }
-abl_rows=""; abl2_rows=""
+abl_rows=""; abl2_rows=""; abl3_rows=""
 for t in $sample $os; do
   n=$(name $t)
   for m in stack stack2; do
     a=$(awk -v v=$m '$1 == v { print $3; exit }' $W/$n.abl)
     [ "$a" = "$(size $W/$n.$m)" ] || { echo "stack-report: $n: ablation $m $a bytes, model $(size $W/$n.$m)" >&2; exit 1; }
   done
+  q=$(awk -v n=$n '$1 == n { print $2 }' $W/quanta.tmp)
+  if [ "$q" != 1 ]; then
+    a=$(awk -v v=tq$q '$1 == v { print $3; exit }' $W/$n.abl)
+    [ "$a" = "$(size $W/$n.stack2q)" ] || { echo "stack-report: $n: ablation tq$q $a bytes, model $(size $W/$n.stack2q)" >&2; exit 1; }
+  fi
   case $t in os/*) ;; *) abl_rows+="$(ablrow $t $VARIANTS)"$'\n' ;; esac
   abl2_rows+="$(ablrow $t $VARIANTS2)"$'\n'
+  case $t in os/*) abl3_rows+="$(ablrow $t $VARIANTS3)"$'\n' ;; esac
 done
-rm -f $W/sizes.tmp
+rm -f $W/sizes.tmp $W/quanta.tmp
 
 hdr() { echo "| trace | $(sed 's/ / | /g' <<<"$1") |"; echo "|---|$(for v in $1; do printf -- '---:|'; done)"; }
 {
@@ -105,13 +130,19 @@ hdr() { echo "| trace | $(sed 's/ / | /g' <<<"$1") |"; echo "|---|$(for v in $1;
   echo "\`lz4 -d\`). gzip, zstd and lz4: on trace bin v1 (\`build/trc convert --to bin\`),"
   echo "the same records. RTL: \`$SIM1 T.txt --out-w 64\` (MODE=1) and"
   echo "\`$SIM2 T.txt --out-w 64\` (MODE=2) under Verilator, each compared byte"
-  echo "for byte with the model on the whole trace; their input records/clock"
-  echo "without stalls."
+  echo "for byte with the model on the whole trace; their records/clock without"
+  echo "stalls (records over clocks, the pipeline's fill and drain included; in"
+  echo "parentheses the input side alone, records over the clocks that the input"
+  echo "was offered). TQ: the time quantum the trace allows (the largest of 1000,"
+  echo "100 and 10 ticks that divides every delta, else 1), and stack mode 2 with"
+  echo "it (\`--mode stack2 --quantum TQ\`, docs/format.md 4.8), and where TQ is 100"
+  echo "the RTL with it (\`$SIM2Q T.txt --out-w 64\`, TQ = 100, compared byte for"
+  echo "byte with the model)."
   echo
   echo "## Sizes"
   echo
-  H="| trace | records | paper | stack | stack 2 | stack 2 / paper | LZ4 core 4 KB | LZ4 core 64 KB | gzip -9 | zstd -19 | lz4 -1 | RTL stack records/clock | RTL stack 2 records/clock |"
-  S="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  H="| trace | records | paper | stack | stack 2 | stack 2 / paper | LZ4 core 4 KB | LZ4 core 64 KB | gzip -9 | zstd -19 | lz4 -1 | RTL stack records/clock | RTL stack 2 records/clock | TQ | stack 2 TQ | RTL stack 2 TQ records/clock |"
+  S="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   echo "$H"; echo "$S"
   printf '%s' "$rows"
   echo
@@ -151,9 +182,19 @@ hdr() { echo "| trace | $(sed 's/ / | /g' <<<"$1") |"; echo "|---|$(for v in $1;
   hdr "$VARIANTS2"
   printf '%s' "$abl2_rows"
   echo
+  echo "The OS traces' timestamps: stack mode 2 with a time quantum (tqN, in the"
+  echo "format), and measured ideas for the OS records' deltas that are not: +dd (a"
+  echo "15-entry dictionary of recent OS deltas), +mtf (a 31-entry move-to-front"
+  echo "list), +osown and +ospair (the delta from an entry of the record's own"
+  echo "type and value, or of the previous and own pair), +oslz (the OS entry"
+  echo "split by the previous delta's bit-length class); see the tool's help."
+  echo
+  hdr "$VARIANTS3"
+  printf '%s' "$abl3_rows"
+  echo
   echo "Tool versions: $(gzip --version | head -1), zstd $(zstd --version | grep -o "v[0-9.]*" | head -1),"
   echo "lz4 $(lz4 --version 2>&1 | grep -o "v[0-9.]*" | head -1), $(python3 --version)."
 } > $OUT.tmp
 mv $OUT.tmp $OUT
-rm -f $W/*.paper $W/*.stack $W/*.stack2
+rm -f $W/*.paper $W/*.stack $W/*.stack2 $W/*.stack2q
 cat $OUT

@@ -10,7 +10,8 @@
 # Stack mode runs the same matrix on its sets (stack = paper widths, snt16,
 # sfid8; swide, stiny beyond it), and so do stack mode 2 (s2 = its preset,
 # s2nt16, s2fid8; s2wide, s2tiny beyond it; s2 also on the OS-heavy traces
-# of tests/data/os) and the lean encoder (lpaper, lnd2, lnd4, lnt16, lfid8;
+# of tests/data/os, and s2q, its preset with a time quantum of 100 ticks,
+# on those, a few sample traces and random traces) and the lean encoder (lpaper, lnd2, lnd4, lnt16, lfid8;
 # lwide, ltiny beyond it; see sim/sim.mk).
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
@@ -85,15 +86,28 @@ for set in paper nd2 nd4 nt16 fid8 stack snt16 sfid8 s2 s2nt16 s2fid8 \
   done
 done
 
-# ---- stack mode 2 on the OS-heavy traces (its OS context table)
-for t in $(cd tests/data && ls os/*_t*.txt.xz | sed 's/\.txt\.xz$//'); do
-  for w in 8 64; do
-    for st in 0 0.3; do
-      seed=$((seed + 1))
-      job "enc s2 w$w $t stall $st" "$(enc s2 $S/data/$t.20k.txt \
-        --out-w $w --stall-in $st --stall-out $st --seed $seed)"
+# ---- stack mode 2 on the OS-heavy traces (its OS context table), and with
+# a time quantum of 100 ticks (s2q: the ftrace captures' deltas are
+# multiples of it, the scheduler model's are not, so nearly all are raw)
+for set in s2 s2q; do
+  for t in $(cd tests/data && ls os/*_t*.txt.xz | sed 's/\.txt\.xz$//'); do
+    for w in 8 64; do
+      for st in 0 0.3; do
+        seed=$((seed + 1))
+        job "enc $set w$w $t stall $st" "$(enc $set $S/data/$t.20k.txt \
+          --out-w $w --stall-in $st --stall-out $st --seed $seed)"
+      done
     done
   done
+done
+# s2q on function traces (raw deltas), with resets, END/SYNC and bad input
+for w in 8 64; do
+  seed=$((seed + 1))
+  job "enc s2q w$w lua_calls_t10 stall 0.5" "$(enc s2q $S/data/lua_calls_t10.20k.txt \
+    --out-w $w --stall-in 0.5 --stall-out 0.5 --seed $seed)"
+  seed=$((seed + 1))
+  job "enc s2q w$w reset mid-stream + END/SYNC + bad input" "$(enc s2q \
+    $S/data/zlib_deflate_t1.20k.txt --out-w $w $STALLS --reset-at 6000 $BAD --seed $seed)"
 done
 
 # ---- beyond the matrix: wide set (NT=31, FID_W=31, ND_F=8, ND_T=1, ND_V=5).
@@ -116,7 +130,7 @@ done
 # ---- seeded random traces (every delta range, TIME_EXT runs) on every set,
 # incl. tiny (NT=2, FID_W=1, TYPE_W=3, VAL_W=1, ND=1), which no sample fits
 for set in paper nd2 nd4 nt16 fid8 wide tiny stack snt16 sfid8 swide stiny \
-           s2 s2nt16 s2fid8 s2wide s2tiny s2f lpaper lnd2 lnd4 lnt16 lfid8 lwide ltiny; do
+           s2 s2nt16 s2fid8 s2wide s2tiny s2f s2q lpaper lnd2 lnd4 lnt16 lfid8 lwide ltiny; do
   n=20000; case $set in wide|swide|s2wide|lwide) n=5000;; esac   # see above
   for w in 8 16 32 64; do
     for st in 0 0.3; do
@@ -154,6 +168,11 @@ for t in $traces; do
   job "+enc s2 w64 $t full, records/cycle >= 0.999" \
     "$(enc s2 tests/data/$t.txt.xz --out-w 64 --min-rate 0.999)"
 done
+# Stack mode 2 with a time quantum on the whole 2-CPU capture: no record
+# longer than a piece, so one record per clock (the rate counts the
+# pipeline's 14 clocks of fill and drain too)
+job "+enc s2q w64 os/os_tools_t10 full, records/cycle >= 0.9999" \
+  "$(enc s2q tests/data/os/os_tools_t10.txt.xz --out-w 64 --min-rate 0.9999)"
 job "+enc paper w8 zlib_deflate_t1 full stall 0.1" "$(enc paper \
   tests/data/zlib_deflate_t1.txt.xz --out-w 8 --stall-in 0.1 --stall-out 0.1 --seed 99)"
 # The lean encoder: a record over about 3 clocks (chunks of at most 8 bits a

@@ -62,3 +62,32 @@ t stack2_framed_round_trip bash -c "$TRC compress --mode stack2 --frame 997 $W/$
 t stack2_raw_needs_mode bash -c "$TRC compress --raw --mode stack2 $W/$n.txt $W/r.bin && ! $TRC decompress --raw --mode stack $W/r.bin - 2>/dev/null | cmp -s - $W/$n.canon"
 expect_fail stack2_unknown_mode "paper|stack|stack2" $TRC compress --mode stack3 $W/$n.txt $W/x.trc
 t stack2_asan_round_trip bash -c "$ASAN compress --mode stack2 $W/lua_calls_t1.txt $W/a.trc && $ASAN decompress $W/a.trc - | cmp - $W/lua_calls_t1.canon && $ASAN stats $W/a.trc >/dev/null"
+
+# The time quantum (docs/format.md 4.8). The ftrace imports at 10 ns ticks
+# (every delta a multiple of 100): round trips, the header's k, and at most
+# gzip -9's size on trace bin v1 (the issue's OS-only target). The quantum
+# each trace allows is found with awk from the input, not by trc.
+for n in os_tools_t10 os_tools_cpu0_t10; do
+  q=$(awk '!/^#/ && NF && $1 % 100 { bad = 1 } END { print bad ? 1 : 100 }' $W/$n.canon)
+  t "stack2_quantum_trace_is_quantized_$n" test "$q" = 100
+  t "stack2_quantum_round_trip_$n" bash -c "$TRC compress --mode stack2 --quantum 100 $W/$n.txt $W/$n.q.trc && $TRC decompress $W/$n.q.trc - | cmp - $W/$n.canon"
+  t "stack2_quantum_header_$n" test "$(od -An -tu1 -j13 -N1 $W/$n.q.trc | tr -d ' ')" = 128
+  $TRC convert $W/$n.txt $W/$n.bin --to bin
+  g=$(gzip -9 -c $W/$n.bin | wc -c)
+  t "stack2_quantum_at_most_gzip9_$n" test $(( $(stat -c %s $W/$n.q.trc) - 16 )) -le $g
+  t "stack2_quantum_smaller_than_stack2_$n" test $(stat -c %s $W/$n.q.trc) -lt $(stat -c %s $W/$n.s2.trc)
+done
+# A quantum the trace does not have: every delta raw, still lossless; and
+# the raw stream needs the same --quantum to decode.
+n=sched_s1_t10
+t stack2_quantum_raw_deltas_round_trip bash -c "$TRC compress --mode stack2 --quantum 1000 $W/$n.txt $W/q.trc && $TRC decompress $W/q.trc - | cmp - $W/$n.canon"
+t stack2_quantum_raw_stream bash -c "$TRC compress --raw --mode stack2 --quantum 10 $W/lua_errors_t10.txt $W/q.bin && $TRC decompress --raw --mode stack2 --quantum 10 $W/q.bin - | cmp - $W/lua_errors_t10.canon"
+expect_fail stack2_quantum_needs_stack2 "needs --mode stack2" $TRC compress --mode stack --quantum 100 $W/$n.txt $W/x.trc
+expect_fail stack2_quantum_power_of_ten "'50' is not 1, 10, 100, 1000 or auto" $TRC compress --mode stack2 --quantum 50 $W/$n.txt $W/x.trc
+# auto: the largest quantum dividing every delta, found by reading the file
+t stack2_quantum_auto_quantized bash -c "$TRC compress --mode stack2 --quantum auto $W/os_tools_t10.txt $W/qa.trc && cmp $W/qa.trc $W/os_tools_t10.q.trc"
+t stack2_quantum_auto_not_quantized bash -c "$TRC compress --mode stack2 --quantum auto $W/$n.txt $W/qa.trc && cmp $W/qa.trc $W/$n.s2.trc"
+expect_fail stack2_quantum_auto_not_stdin "give a file, not stdin" $TRC compress --mode stack2 --quantum auto - $W/x.trc
+expect_fail stack2_quantum_auto_compress_only "only compress" $TRC decompress --raw --mode stack2 --quantum auto $W/q.bin $W/x.txt
+expect_fail stack2_quantum_nt_31 "NT \+ 1 is not a power of two" $TRC compress --mode stack2 --nt 31 --quantum 10 $W/$n.txt $W/x.trc
+t stack2_quantum_asan_round_trip bash -c "$ASAN compress --mode stack2 --quantum 100 $W/os_tools_cpu0_t10.txt $W/aq.trc && $ASAN decompress $W/aq.trc - | cmp - $W/os_tools_cpu0_t10.canon && $ASAN stats $W/aq.trc >/dev/null"

@@ -88,7 +88,7 @@ static int same(const trc_record *a, const trc_record *b, size_t n)
 static trc_params P(unsigned nt, unsigned fid, unsigned tw, unsigned vw,
                     unsigned nd)
 {
-    trc_params p = {nt, fid, tw, vw, nd, nd, nd, TRC_MODE_PAPER, 0, 0, 0, 1};
+    trc_params p = {nt, fid, tw, vw, nd, nd, nd, TRC_MODE_PAPER, 0, 0, 0, 1, 1};
     return p;
 }
 
@@ -782,6 +782,70 @@ static void test_stack2_worked_example(void)
           "stack2_stats_predictions");
 }
 
+/* Stack mode 2 with a time quantum of 100 ticks (docs/format.md 4.8, its
+ * second worked example), bits worked out by hand from the format text. */
+static void test_stack2_quantum_example(void)
+{
+    trc_params p = trc_params_stack2();
+    p.tq = 100;
+    trc_record r[] = {
+        R(900, TRC_OS, 1, 7), R(950, TRC_OS, 1, 7), R(900, TRC_OS, 1, 7),
+    };
+    uint8_t b[64];
+    char s[600];
+    size_t n = enc_raw(&p, r, 3, b);
+    bits_of(b, n * 8, s);
+    const char *want =
+        /* O 1 7 d900, u = 9: function entry 0 (reset): NP at rank 1, class
+         * 11; OS entry 0 (reset): NP, L+4 (rank 9) and 3 bits of 9, type 1
+         * and value 7 hit. */
+        "10" "11" "10" "1111111110" "001" "001" "0111"
+        /* O 1 7 d950, not a multiple: OS entry 135 (reset): NP (class OS =
+         * nc), ESC (the last of 11 ranks), z = 31: raw, then 950's paper
+         * code (z = 13, 9 bits); type and value hit. u = 9 updates. */
+        "10" "1111111111" "11111" "01101" "110110110" "001" "0111"
+        /* O 1 7 d900: entry 135 {1, 7, pd 9, kb 1, noisy}: predicted, EQ at
+         * rank 7. */
+        "11111110"
+        /* END: entry 135 {pd 9, kb 2, near}: NP, u = 0 is ESC, z = 23;
+         * type 126 misses, value 0 hits; 1 pad bit. */
+        "10" "1111111111" "10111" "111" "1111110" "0000" "0";
+    check(n == 13 && !strcmp(s, want), "stack2_quantum_example_bits");
+    trc_record out[4];
+    size_t got;
+    trc_error e = dec_chunked(&p, b, n, 3, out, &got, NULL);
+    check(e == TRC_OK && got == 3 && same(out, r, 3), "stack2_quantum_example_decodes");
+    /* input a byte at a time: byte 5 ends inside the raw delta's z bits */
+    int whole = 1;
+    for (int k = 0; k < 20; k++)
+        whole &= dec_chunked(&p, b, n, 1, out, &got, NULL) == TRC_OK && got == 3 &&
+                 same(out, r, 3);
+    check(whole, "stack2_quantum_raw_z_across_chunks");
+    /* u x TQ past NT bits: an ESC of u = 2^22 (z = 0) from the reset state */
+    uint8_t big[] = {0xBB, 0xFF, 0x00, 0x00, 0x00, 0x00};
+    check(dec_chunked(&p, big, sizeof big, 6, out, &got, NULL) == TRC_ERR_CORRUPT,
+          "stack2_quantum_overflow_corrupt");
+    uint8_t h[TRC_HEADER_BYTES];
+    trc_params q;
+    unsigned mode;
+    check(trc_header_write(&p, TRC_MODE_STACK2, h) == TRC_OK && h[13] == 0x80 &&
+              trc_header_read(h, sizeof h, &q, &mode) == TRC_OK && q.tq == 100,
+          "stack2_quantum_header_round_trip");
+    trc_params pp = trc_params_stack();
+    trc_header_write(&pp, TRC_MODE_STACK, h);
+    h[13] = 0x40;
+    check(trc_header_read(h, sizeof h, &q, &mode) == TRC_ERR_HEADER,
+          "quantum_flag_outside_stack2_rejected");
+    pp.tq = 100;
+    p.tq = 50;
+    trc_params p31 = trc_params_stack2();
+    p31.nt = 31;
+    p31.tq = 10;
+    check(trc_params_check(&pp) == TRC_ERR_PARAM && trc_params_check(&p) == TRC_ERR_PARAM &&
+              trc_params_check(&p31) == TRC_ERR_PARAM,
+          "quantum_params_range");
+}
+
 static void test_stack2_round_trips(void)
 {
     /* nt fid tw vw ndf ndt ndv sk sd so: corners of every range */
@@ -964,6 +1028,7 @@ int main(void)
     test_stack_round_trips();
     test_stack_sync_and_errors();
     test_stack2_worked_example();
+    test_stack2_quantum_example();
     test_stack2_round_trips();
     test_stack2_sync_and_header();
     test_text();

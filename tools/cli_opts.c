@@ -84,6 +84,10 @@ static const cli_opt opts[OPT__COUNT] = {
                          "stack modes: call stack depth, 1..64 (16)"},
     [OPT_CPUS] = {"--cpus", "N", K_UINT, 1, TRC_CPU_MAX,
                   "CPUs of the stream, 1..8 (1; docs/format.md 4.9)"},
+    [OPT_QUANTUM] = {"--quantum", "N|auto", K_STR, 0, 0,
+                     "stack2: time quantum in ticks, 1, 10, 100 or 1000 (1; "
+                     "compress: auto, the largest that divides every delta; "
+                     "docs/format.md 4.8)"},
 };
 
 static const char *const choices[][5] = {
@@ -199,6 +203,30 @@ static int params(cli_args *a)
     if (cli_given(a, OPT_TABLE_BITS)) p.sk = (unsigned)a->num[OPT_TABLE_BITS];
     if (cli_given(a, OPT_STACK_DEPTH)) p.sd = (unsigned)a->num[OPT_STACK_DEPTH];
     if (cli_given(a, OPT_CPUS)) p.cpus = (unsigned)a->num[OPT_CPUS];
+    if (cli_given(a, OPT_QUANTUM)) {
+        const char *q = a->str[OPT_QUANTUM];
+        uint64_t x = 0;
+        int is_auto = !strcmp(q, "auto");
+        if (is_auto && strcmp(a->cmd, "compress")) {
+            cli_error("%s: --quantum auto: only compress reads the deltas to "
+                      "choose a quantum; give the stream's (N)", a->cmd);
+            return 0;
+        }
+        if (!is_auto && (!parse_dec(q, &x) ||
+                         (x != 1 && x != 10 && x != 100 && x != 1000))) {
+            cli_error("%s: --quantum: '%s' is not 1, 10, 100, 1000 or auto", a->cmd, q);
+            return 0;
+        }
+        /* auto: the largest quantum that NT allows; compress lowers it to
+         * the one the deltas allow */
+        p.tq = is_auto ? 1000u : (unsigned)x;
+        if (p.tq > 1u && trc_params_check(&p) != TRC_OK) {
+            cli_error("%s: --quantum %s: a time quantum of 10, 100 or 1000 ticks "
+                      "needs --mode stack2 and an NT for which NT + 1 is not a power "
+                      "of two (docs/format.md 4.8)", a->cmd, q);
+            return 0;
+        }
+    }
     if (p.cpus > 1 && (p.mode != TRC_MODE_PAPER || ((p.nt + 1u) & p.nt) == 0)) {
         cli_error("%s: --cpus %u: streams of several CPUs are paper mode only, with "
                   "an NT for which NT + 1 is not a power of two (docs/format.md 4.9)",

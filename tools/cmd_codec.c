@@ -156,6 +156,33 @@ static cli_out *open_out(const char *out, const char *in, cli_reader *rd)
     return o;
 }
 
+/* --quantum auto: the largest of 1000, 100 and 10 ticks that divides every
+ * delta of IN (a file: it is read twice), else 1. Returns 0 on a read error
+ * (message printed). */
+static int auto_quantum(const cli_args *a, unsigned *tq)
+{
+    const char *in = a->pos[0];
+    if (!strcmp(in, "-")) {
+        cli_error("%s: --quantum auto reads the input twice: give a file, not "
+                  "stdin (or --quantum N)", a->cmd);
+        return 0;
+    }
+    cli_reader *rd = cli_reader_open(in, &a->p, 0);
+    if (!rd)
+        return 0;
+    trc_record r;
+    int got;
+    unsigned q = 1000u;
+    while (q > 1u && (got = cli_reader_next(rd, &r)) == 1)
+        while (q > 1u && r.delta % q)
+            q /= 10u;
+    if (q > 1u && got < 0)
+        q = 0u;
+    cli_reader_close(rd);
+    *tq = q ? q : 1u;
+    return q != 0u;
+}
+
 int cmd_compress(const cli_args *a)
 {
     if (cli_given(a, OPT_FRAME) && cli_given(a, OPT_RAW))
@@ -171,6 +198,13 @@ int cmd_compress(const cli_args *a)
     if (cli_given(a, OPT_FRAME) && trc_cpu_count(&a->p) > 1)
         return cli_reject(a, OPT_FRAME, "is not defined for several CPUs "
                           "(docs/format.md 4.9)");
+    cli_args qa;
+    if (cli_given(a, OPT_QUANTUM) && !strcmp(a->str[OPT_QUANTUM], "auto")) {
+        qa = *a;
+        if (!auto_quantum(a, &qa.p.tq))
+            return 1;
+        a = &qa;
+    }
     /* Text is read with the output's parameters, so range errors name it. */
     const char *in = a->pos[0], *out = a->pos[1];
     cli_reader *rd = cli_reader_open(in, &a->p, 0);

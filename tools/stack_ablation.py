@@ -4,6 +4,9 @@ stack mode 2 (4.8) with each piece switched on or off in turn
 (docs/stack-mode.md, reports/stack.md).
 
   stack_ablation.py TRACE.txt [VARIANT ...]    prints "variant bits/record bytes"
+  stack_ablation.py TRACE.txt --long N [VARIANT ...]   adds the count of raw
+      records whose code is longer than N bits (the RTL cuts a record longer
+      than its packer's piece, 58 bits in stack mode 2, in two clocks)
 
 A second, independent implementation of the two modes' bit counts, written
 from the format text; with every switch of a mode on it gives the C model's
@@ -39,6 +42,21 @@ Measured proposals, not in the format:
              offered only while the previous candidate matched
   +match1    the same restarting on the record after a miss (a one-clock loop
              through the history RAM in hardware)
+Stack mode 2's time quantum (format.md 4.8, in the format; the C model's
+`--quantum N` streams):
+  tq10 tq100 tq1000   stack2 with TQ = 10, 100, 1000 ticks
+Measured for the OS records' deltas, not in the format:
+  +dd        stack2 + a 15-entry dictionary of recent OS deltas (4.4's FIFO
+             rules): a symbol DH first in the OS entry's alphabets, 4 address
+             bits, taken when shorter than the delta's own symbol
+  +mtf       the same with a 31-entry move-to-front list, its position coded
+             Elias-gamma
+  +osown     an OS record that o predicts takes its delta from an entry of
+             its own (type, value), others from o (tables without collisions:
+             an upper bound)
+  +ospair    the same with an entry per (previous, own) pair: second order
+  +oslz      o's delta fields split by the previous OS delta's bit-length
+             class (bit length // 3)
 """
 import lzma
 import sys
@@ -49,7 +67,7 @@ M = (1 << NT) - 1
 T_TEXT, T_END, T_SYNC, T_LOST = (1 << TYPE_W) - 1, (1 << TYPE_W) - 2, (1 << TYPE_W) - 3, (1 << TYPE_W) - 4
 FLAG = 1 << FID_W
 PD_MAX = 4095
-EQ, NEAR, L0, LP1, LM1, LP2, LM2, LP3, LM3, LP4, NP, ESC, NEARO, NPX = range(14)
+EQ, NEAR, L0, LP1, LM1, LP2, LM2, LP3, LM3, LP4, NP, ESC, NEARO, NPX, DH = range(15)
 SYM_J = {L0: 0, LP1: 1, LM1: -1, LP2: 2, LM2: -2, LP3: 3, LM3: -3, LP4: 4}
 J_SYM = {j: s for s, j in SYM_J.items()}
 ORDER = ([EQ, NEAR, L0, LP1, LM1, LP2, LM2, LP3, LM3, LP4],
@@ -83,6 +101,15 @@ VARIANTS = {
     "+match": dict(S2, match=3),
     "+match1": dict(S2, match=1),
 }
+_DH0 = {(0, 0): 0, (1, 0): 0, (0, 1): 0, (1, 1): 0}  # DH first in every alphabet
+VARIANTS.update({
+    "tq10": dict(S2, tq=10), "tq100": dict(S2, tq=100), "tq1000": dict(S2, tq=1000),
+    "+dd": dict(S2, dd=4, dd_pos=_DH0),
+    "+mtf": dict(S2, dd=5, dd_pos=_DH0, dd_mtf=31),
+    "+osown": dict(S2, osk=lambda o, r, p, t, v, ld: (r[2], r[3]) if p else ("o", id(o))),
+    "+ospair": dict(S2, osk=lambda o, r, p, t, v, ld: (t, v, r[2], r[3]) if p else ("o", id(o))),
+    "+oslz": dict(S2, osk=lambda o, r, p, t, v, ld: (id(o), ld.bit_length() // 3)),
+})
 
 
 def raw_records(path):
@@ -130,16 +157,21 @@ def rank_bits(alpha, sym):
     return i if i == len(alpha) - 1 else i + 1
 
 
-def alphabet(m, np_rank, split=False, npx=False):
+def alphabet(m, np_rank, split=False, npx=False, dh=None):
     """The order of mode m; NP in front of element np_rank (None: no NP);
+    DH in front of element dh (None: no DH), before NP when both are there;
     NEARO after NEAR when split; ESC, then NPX when npx."""
     a = []
     for i, s in enumerate(ORDER[m]):
+        if i == dh:
+            a.append(DH)
         if i == np_rank:
             a.append(NP)
         a.append(s)
         if split and s == NEAR:
             a.append(NEARO)
+    if dh == len(ORDER[m]):
+        a.append(DH)
     return a + [ESC] + ([NPX] if npx else [])
 
 
@@ -158,8 +190,12 @@ class Entry:
         self.key = self.val = self.pd = self.kb = self.m = self.h = 0
 
 
-def delta_symbol(e, d, ld, split):
-    """The encoder's delta symbol and its payload bits (format.md 4.7, 4.8)."""
+def delta_symbol(e, d, ld, split, raw=None):
+    """The encoder's delta symbol and its payload bits (format.md 4.7, 4.8);
+    raw: a delta that is not a multiple of the quantum, coded as ESC with the
+    z of all ones and then its own timestamp code."""
+    if raw is not None:
+        return ESC, NZ + time_bits(raw)
     if d == e.pd:
         return EQ, 0
     if d + 1 == e.pd or d == e.pd + 1:
@@ -234,15 +270,21 @@ class Match:
 
 
 def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
-                    nd=(3, 3, 3), flip=1, v2=0, so=0, phase=0, os=0, npx=0, match=0):
+                    nd=(3, 3, 3), flip=1, v2=0, so=0, phase=0, os=0, npx=0, match=0,
+                    dd=0, dd_pos=None, dd_mtf=0, osk=None, tq=1,
+                    long_bits=99999):
+    rawd = [None]
+    dtab, last_od = {}, [0]
     fd = Dict(nd[0], 1 + FID_W, FLAG if flip else 0)
+    ddict = (list(range(dd_mtf)) if dd_mtf else Dict(dd, NT, 0)) if dd else None
+    dd_last = [0]
     td, vd = Dict(nd[1], TYPE_W, 0), Dict(nd[2], VAL_W, 0)
     tab, otab = {}, {}
     stk, prev = [], 0
     ptype = pval = pk = nc = 0
     ld = None
     mm = Match(match) if match else None
-    bits = records = 0
+    bits = records = longer = 0
 
     def ent(e):
         return (e.m if mode else 0), (1 if not (e.h and hit) else (8 if e.m and mode else 3))
@@ -255,27 +297,55 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
         m_o = o.m if mode else 0
         pred = a == o.key and b == o.val
         c = 0
-        with_np = alphabet(m_o, 1, npx=first and npx)
+        dh = dd_pos[(m_o, dd_last[0])] if dd else None
+        with_np = alphabet(m_o, 1, npx=first and npx, dh=dh)
         if not pred:
             if first and npx:
                 c += rank_bits(with_np, NP if nc == 0 else NPX)
                 nc = 0
             else:
                 c += rank_bits(with_np, NP) + (1 if first else 0)
-            al = alphabet(m_o, None)
+            al = alphabet(m_o, None, dh=dh)
         else:
             al = with_np
-        sym, pay = delta_symbol(o, d, None, False)
+        od = o
+        if osk:
+            od = dtab.setdefault(osk(o, rec, pred, ptype, pval, last_od[0]), Entry())
+            last_od[0] = d
+            m_o = od.m if mode else 0
+            with_np = alphabet(m_o, 1, npx=first and npx, dh=dh)
+            al = with_np if pred else alphabet(m_o, None, dh=dh)
+        sym, pay = delta_symbol(od, d, None, False, rawd[0])
+        if dd:
+            if dd_mtf:
+                dpay = (2 * (ddict.index(d) + 1).bit_length() - 1) if d in ddict else 99
+            else:
+                dpay = ddict.nd if d in ddict.e else 99
+            if dpay < 99 and rank_bits(al, DH) + dpay < rank_bits(al, sym) + pay:
+                sym, pay = DH, dpay
+            dd_last[0] = int(sym == DH)
+            if dd_mtf:
+                if d in ddict:
+                    ddict.remove(d)
+                ddict.insert(0, d)
+                del ddict[dd_mtf:]
+            else:
+                ddict.code(d)
         c += rank_bits(al, sym) + pay
         if not pred:
             c += td.code(a) + vd.code(b)
-        delta_update(o, d)
+        delta_update(od, d)
+        if od is not o:
+            delta_update(o, d)
         o.key, o.val = a, b
         ptype, pval, pk = a, b, 1
         return c
 
     for rec in raw_records(path):
         d, k, a, b = rec
+        rawd[0] = d if d % tq else None
+        d //= tq
+        rec = (d, k, a, b)
         if not (k == "O" and a in (T_TEXT, T_END, T_SYNC)):
             records += 1
         fn = k != "O"
@@ -286,6 +356,7 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
             if not fn:
                 c = code_os(o, rec, True)
                 bits += 0 if skip else c
+                longer += c > long_bits and not skip
                 continue
             al = alphabet(o.m if mode else 0, 1, npx=npx)
             if npx:
@@ -317,10 +388,11 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
                 if not fn and os:
                     c += 2 + code_os(otab.setdefault(fold(ptype << VAL_W | pval, so), Entry()), rec, False)
                     bits += 0 if skip else c
+                    longer += c > long_bits and not skip
                     continue
                 c += 1 if is_top else 2
                 al = alphabet(m_e, None, split)
-            sym, pay = delta_symbol(e, d, ld, split)
+            sym, pay = delta_symbol(e, d, ld, split, rawd[0])
             c += rank_bits(al, sym) + pay
             if not pred and fn and not is_top:
                 c += fd.code(key)
@@ -340,6 +412,7 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
                 elif not fn:
                     c += td.code(a) + vd.code(b)
         bits += 0 if skip else c
+        longer += c > long_bits and not skip
         if v2:
             pk = 0 if fn or not os else pk
         if not fn:
@@ -361,21 +434,28 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
         mm.flush()
         bits += mm.bits
     bits = (bits + 7) // 8 * 8  # END pads to the byte
-    return bits, records
+    return (bits, records, longer) if long_bits < 99999 else (bits, records)
 
 
 def main(argv):
     if len(argv) < 2:
         sys.stderr.write(__doc__)
         return 2
-    names = argv[2:] or list(VARIANTS)
+    names, long_bits = argv[2:], None
+    if names[:1] == ["--long"] and len(names) > 1 and names[1].isdigit():
+        long_bits, names = int(names[1]), names[2:]
+    names = names or list(VARIANTS)
     for n in names:
         if n not in VARIANTS:
             sys.stderr.write("stack_ablation: unknown variant %s\n" % n)
             return 2
     for n in names:
-        bits, recs = bits_per_record(argv[1], **VARIANTS[n])
-        print("%s %.4f %d" % (n, bits / recs, bits // 8))
+        if long_bits is None:
+            bits, recs = bits_per_record(argv[1], **VARIANTS[n])
+            print("%s %.4f %d" % (n, bits / recs, bits // 8))
+        else:
+            bits, recs, longer = bits_per_record(argv[1], long_bits=long_bits, **VARIANTS[n])
+            print("%s %.4f %d %d" % (n, bits / recs, bits // 8, longer))
         sys.stdout.flush()
     return 0
 

@@ -49,6 +49,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.sk = 4u + (data[0] >> 4) % 9u;
         p.sd = 1u + (data[0] >> 4) * 4u;
         p.so = p.mode == TRC_MODE_STACK2 ? 4u + (data[0] >> 4) % 7u : 0u;
+        /* stack mode 2 with a time quantum of 100 where NT allows one */
+        p.tq = p.mode == TRC_MODE_STACK2 && (data[0] & 16u) ? 100u : 1u;
+        if (trc_params_check(&p) != TRC_OK)
+            p.tq = 1u;
     }
     const uint8_t *s = data + 1;
     size_t len = size - 1;
