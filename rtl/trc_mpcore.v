@@ -109,9 +109,7 @@ module trc_mpcore #(
 
     // ---- the input register: every port and pin a clock late, and the
     // reset with them, so the core sees what it saw without it, one clock
-    // later (the time base too). The reset also acts at once (the inputs
-    // of its first clock are dropped anyway), so no state is ever out of
-    // reset while the reset pin is high. What a port's event is, a marker or control
+    // later (the time base too). What a port's event is, a marker or control
     // request or an event to trace, is decoded before the register, so the
     // broadcast decision below starts at flops.
     reg  [NCPU-1:0]        req_d, ctl_d, ev_d;
@@ -119,7 +117,6 @@ module trc_mpcore #(
     reg  [NCPU-1:0]        os_q;
     reg  [NCPU*INFO_W-1:0] info_q;
     reg                    rst_q, flush_q, mark_q, start_q, stop_q;
-    wire                   rst_c = rst || rst_q;  // the core's reset
     reg  [VAL_W-1:0]       markv_q;
     integer k;
     always @* begin
@@ -234,7 +231,7 @@ module trc_mpcore #(
         end
         if (mark_q && !xm_q)
             xmv_q <= markv_q;
-        if (rst_c) begin
+        if (rst_q) begin
             bv_q    <= 1'b0;
             bwait_q <= 8'd0;
             xm_q    <= 1'b0;
@@ -287,7 +284,7 @@ module trc_mpcore #(
             wire             t_room  = fi_room && !keep1;
             assign bc_ok[g] = fi_room && !ts_busy;
             always @(posedge clk) begin
-                if (rst_c)
+                if (rst_q)
                     occ_q <= {(FIFO_AW + 1){1'b0}};
                 else
                     occ_q <= occ_q + {{FIFO_AW{1'b0}}, ts_valid}
@@ -303,14 +300,14 @@ module trc_mpcore #(
                 .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
                 .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W)
             ) u_tstamp (
-                .clk(clk), .rst(rst_c),
+                .clk(clk), .rst(rst_q),
                 .ev_valid(t_valid), .ev_os(t_os), .ev_info(t_info),
                 .flush(flush_q || fl_q[g]), .ev_first(put[g]), .ev_lost(t_lost),
                 .busy(ts_busy), .drop(drop[g]),
                 .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tready(t_room)
             );
             trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
-                .clk(clk), .rst(rst_c),
+                .clk(clk), .rst(rst_q),
                 .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_rdy),
                 .m_axis_tdata(fi_rec[g*REC_W +: REC_W]), .m_axis_tvalid(fi_valid[g]),
                 .m_axis_tready(fi_ready[g])
@@ -323,7 +320,7 @@ module trc_mpcore #(
         .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
         .NCPU(NCPU), .BURST(BURST)
     ) u_enc (
-        .clk(clk), .rst(rst_c),
+        .clk(clk), .rst(rst_q),
         .s_axis_tdata(fi_rec), .s_axis_tvalid(fi_valid), .s_axis_tready(fi_ready),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
         .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
@@ -333,7 +330,7 @@ module trc_mpcore #(
 `ifdef TRC_ASSERT
     // a broadcast goes only to time-stampers that can write it
     always @(posedge clk) begin
-        if (!rst_c)
+        if (!rst_q)
             assert ((put & ~bc_ok) == {NCPU{1'b0}})
                 else $error("%m: marker or control record into a busy time-stamper");
     end
