@@ -30,12 +30,9 @@
 // takes its write pointer from the one before it when that one is of the
 // same bank, else from its bank's register. A SYNC resets every bank. With
 // NB = 1 the flags are constants and the logic is the single dictionary's.
-// The banks' entries are NB-word RAMs, one per entry, read asynchronously
-// at bank_in (LUT RAM on ECP5), with a flag per bank and entry that says it
-// holds a stored key: a SYNC clears the flags, and an entry without one is
-// compared as its reset value. With TRC_ICE40 defined (fpga/flow.py sets
-// it; that device has no LUT RAM) they are registers cleared by a SYNC and
-// a select of bank_in's, as the single dictionary's.
+// The entries of the banks are kept by trc_dictm_bank: LUT RAM with a
+// stored-key flag per bank and entry, or registers (one bank, or with
+// TRC_ICE40 defined: fpga/flow.py sets it, that device has no LUT RAM).
 // Parameters:
 //   ND   - address bits; 2^ND-1 entries, code all-ones is the escape
 //   W    - key width
@@ -144,7 +141,7 @@ module trc_dictm #(
                                     // wpu_q = wp_q when a miss stores (uk_q,
                                     // not a SYNC), else 0
 
-    genvar g, h;
+    genvar g;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_init
             wire [ND-1:0] idx = g;
@@ -330,134 +327,16 @@ module trc_dictm #(
         end
     end
 
-    // ---- the entries. A pending write repeats while the stages hold: the
-    // same value. The record 1 past K writes its own bank; a SYNC clears
-    // every bank.
-    generate
-        if (REGB) begin : g_reg
-            // one bank, or banks on a device without LUT RAM: registers,
-            // cleared to the reset values, and a select of bank_in's
-            reg [NB*NW-1:0] ent_q;          // bank b at [b*NW +: NW]
-            reg [NW-1:0]    ent_b;
-            always @* begin
-                ent_b = {NW{1'b0}};
-                for (j = 0; j < NB; j = j + 1)
-                    ent_b = ent_b | ({NW{NB == 1 || bank_in == j[BW-1:0]}} &
-                                     ent_q[j*NW +: NW]);
-            end
-            for (h = 0; h < NB; h = h + 1) begin : g_bank
-                wire [BW-1:0] hb = h;
-                for (g = 0; g < N; g = g + 1) begin : g_ent
-                    always @(posedge clk) begin
-                        if (clr_q)
-                            ent_q[h*NW + g*W +: W] <= ent_init[g*W +: W];
-                        else if (c_q[g] && (NB == 1 || bk1_q == hb))
-                            ent_q[h*NW + g*W +: W] <= ks_q;
-                    end
-                end
-            end
-            assign ent_c = ent_b;
-            assign vld_c = {N{1'b1}};
-        end else begin : g_ram
-            // several banks: entry g of every bank in one small RAM, written
-            // at the bank of the record 1 past K and read (asynchronously)
-            // at bank_in: LUT RAM where the device has it (ECP5: TRELLIS_
-            // DPR16X4), registers and a select elsewhere (iCE40). A RAM is
-            // not cleared at once, so a flag per bank and entry says that it
-            // holds a stored key; without it the entry reads as its reset
-            // value. A SYNC (and reset, which sets clr_q) clears the flags.
-            reg  [NB*N-1:0] vld_q;          // bank b, entry g at [b*N + g]
-            reg  [N-1:0]    vld_b;          // the flags of bank_in
-            always @* begin
-                vld_b = {N{1'b0}};
-                for (j = 0; j < NB; j = j + 1)
-                    vld_b = vld_b | ({N{bank_in == j[BW-1:0]}} & vld_q[j*N +: N]);
-            end
-            assign vld_c = vld_b;
-            always @(posedge clk) begin
-                for (j = 0; j < NB; j = j + 1)
-                    if (clr_q)
-                        vld_q[j*N +: N] <= {N{1'b0}};
-                    else if (bk1_q == j[BW-1:0])
-                        vld_q[j*N +: N] <= vld_q[j*N +: N] | c_q;
-            end
-            for (g = 0; g < N; g = g + 1) begin : g_ent
-                reg [W-1:0] mem [0:NB-1];
-                always @(posedge clk)
-                    if (c_q[g] && !clr_q)
-                        mem[bk1_q] <= ks_q;
-                assign ent_c[g*W +: W] = mem[bank_in];
-            end
-        end
-    endgenerate
+    // ---- the entries, of every bank. A pending write repeats while the
+    // stages hold: the same value. The record 1 past K writes its own bank;
+    // a SYNC clears every bank.
+    trc_dictm_bank #(.N(N), .W(W), .NB(NB), .BW(BW), .REGB(REGB)) u_bank (
+        .clk(clk), .clr(clr_q), .chg(c_q), .bank_w(bk1_q), .val(ks_q),
+        .bank_r(bank_in), .ent_init(ent_init), .ent(ent_c), .vld(vld_c)
+    );
 
 `ifdef FORMAL
-    // ---- invariants for k-induction (NB = 1): what each stage's registers
-    // hold, in terms of the entries the record in stage K sees (eff: the
-    // entries with the pending change and SYNC of the record 1 past K,
-    // which reach the entries a clock after it left K)
-    wire [NW-1:0] f_eff;
-    wire [N-1:0]  f_mk, f_ma, f_mai, f_ml, f_mli;  // matches: K, A, L keys
-    generate
-        for (g = 0; g < N; g = g + 1) begin : g_feff
-            assign f_eff[g*W +: W] = clr_q ? ent_init[g*W +: W] :
-                                     c_q[g] ? ks_q : ent_c[g*W +: W];
-            assign f_mk[g]  = kk_q == f_eff[g*W +: W];
-            assign f_ma[g]  = ka_q == f_eff[g*W +: W];
-            assign f_mai[g] = ka_q == ent_init[g*W +: W];
-            assign f_ml[g]  = kl_q == ent_c[g*W +: W];
-            assign f_mli[g] = kl_q == ent_init[g*W +: W];
-        end
-    endgenerate
-    assign f_ent  = f_eff;
-    assign f_wp   = wp_q;
-    assign f_key  = {kl_q, ka_q, kk_q};
-    assign f_kind = {ul_q, sl_q, ua_q, sa_q, uk_q, sk_q};
-    integer fg;
-    // asserted with -DTRC_INDUCT (the k-induction runs and their base case)
-`ifdef TRC_INDUCT
-    always @* begin
-        if (NB == 1 && !rst) begin
-            // stage K: the exact match vector of its key, zero unless looked up
-            assert (e_q == (f_mk & {N{uk_q}}));
-            // the SYNC flags in step; a SYNC changes nothing (and with FLIP
-            // is never looked up: the input check below, carried through)
-            if (FLIP != 0)
-                assert (!(ul_q && sl_q) && !(ua_q && sa_q) && !(uk_q && sk_q));
-            assert (s23_q == (sk_q || clr_q) && !(clr2_q && c2_q != {N{1'b0}}));
-            // stage A: the select, the reset-value match, the record ahead
-            assert (sel_q == (ua_q && !sk_q) && val_q == (f_mai & {N{ua_q && sk_q}}));
-            if (ua_q || uk_q)
-                assert (d1_q == (ua_q && ka_q == st(kk_q)));
-            if (ua_q)
-                assert (d2_q == (ka_q == ks_q));
-            for (fg = 0; fg < N; fg = fg + 1) begin
-                if (sel_q && !c_q[fg])
-                    assert (eqb_q[fg] == f_ma[fg]);
-                // a SYNC 2 past K has cleared the entries it did not change since
-                if (clr2_q && !clr_q && !c_q[fg])
-                    assert (ent_c[fg*W +: W] == ent_init[fg*W +: W]);
-            end
-            // stage L: the compares with the reset values and the records ahead
-            if (ul_q) begin
-                assert (riz_q == ((kl_q & ~LND) == {W{1'b0}}) &&
-                        (rid_q & {N{riz_q}}) == f_mli);
-                assert ({dh_q[0], dlo_q[0]} == eq2(kl_q, st(ka_q)) &&
-                        {dh_q[1], dlo_q[1]} == eq2(kl_q, st(kk_q)) &&
-                        {dh_q[2], dlo_q[2]} == eq2(kl_q, ks_q));
-                for (fg = 0; fg < N; fg = fg + 1) begin
-                    // with the entries as they stood: unchanged since where
-                    // no record after the one 2 past K changed them
-                    if (!clr2_q && !clr_q && !c2_q[fg] && !c_q[fg])
-                        assert ({rawh_q[fg], rawl_q[fg]} == eq2(kl_q, ent_c[fg*W +: W]));
-                    // with the value the record 2 past K stored there
-                    if (c2_q[fg] && !c_q[fg] && !clr_q)
-                        assert ((dh_q[3] && dlo_q[3]) == f_ml[fg]);
-                end
-            end
-        end
-    end
-`endif
+`include "trc_dictm_proof.vh"
 `endif
 
 `ifdef TRC_ASSERT

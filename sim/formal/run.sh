@@ -50,7 +50,8 @@ PROP=$(python3 tools/corefiles.py formal)
 INC=$(python3 tools/corefiles.py --incdirs rtl)
 smt() { # MODULE DEFINES OUT [PASSES-AFTER-PREP [PASSES-BEFORE]]
   local files
-  files=$(grep -E "/trc_($1|$1_prop|axis_prop)\.v$" <<< "$RTL"$'\n'"$PROP" | tr '\n' ' ')
+  # the module, its parts (trc_MODULE_*.v: its harness, its submodules)
+  files=$(grep -E "/trc_($1|$1_[a-z]+|axis_prop)\.v$" <<< "$RTL"$'\n'"$PROP" | tr '\n' ' ')
   yosys -q -p "read_verilog -formal -DFORMAL -I$INC $2 $files; ${5:-}
     prep -top trc_$1_prop; ${4:-} async2sync; dffunmap; write_smt2 -wires $3" > $3.log 2>&1
 }

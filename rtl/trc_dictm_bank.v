@@ -1,0 +1,86 @@
+// trc_dictm_bank: the entries of trc_dictm's banks (NB >= 1; one per CPU of
+// a multi-CPU stream). A write stores val into entry g of bank bank_w for
+// each set bit g of chg; clr resets every bank (a SYNC, or reset); ent is
+// bank_r's entries, read asynchronously, and vld says which of them hold a
+// stored key (the others read as their reset values in trc_dictm).
+//   REGB = 1: registers cleared to ent_init, and a select of bank_r's; vld
+//             all ones. One bank, or a device without LUT RAM (iCE40).
+//   REGB = 0: entry g of every bank in one NB-word RAM (LUT RAM on ECP5:
+//             TRELLIS_DPR16X4). A RAM is not cleared at once, so a flag per
+//             bank and entry says that it holds a stored key; clr clears the
+//             flags.
+// Parameters: N entries of W bits; NB banks, bank numbers BW bits wide.
+`default_nettype none
+
+module trc_dictm_bank #(
+    parameter N    = 7,
+    parameter W    = 16,
+    parameter NB   = 1,
+    parameter BW   = 1,
+    parameter REGB = 1
+) (
+    input  wire            clk,
+    input  wire            clr,      // every bank to its reset values
+    input  wire [N-1:0]    chg,      // the entries written (at most one)
+    input  wire [BW-1:0]   bank_w,   // ... of this bank
+    input  wire [W-1:0]    val,      // ... with this value
+    input  wire [BW-1:0]   bank_r,   // the bank read
+    input  wire [N*W-1:0]  ent_init, // the entries' reset values
+    output wire [N*W-1:0]  ent,      // bank_r's entries
+    output wire [N-1:0]    vld       // ... which of them hold a stored key
+);
+
+    localparam NW = N * W;
+    integer j;
+    genvar g, h;
+    generate
+        if (REGB) begin : g_reg
+            reg [NB*NW-1:0] ent_q;          // bank b at [b*NW +: NW]
+            reg [NW-1:0]    ent_b;
+            always @* begin
+                ent_b = {NW{1'b0}};
+                for (j = 0; j < NB; j = j + 1)
+                    ent_b = ent_b | ({NW{NB == 1 || bank_r == j[BW-1:0]}} &
+                                     ent_q[j*NW +: NW]);
+            end
+            for (h = 0; h < NB; h = h + 1) begin : g_bank
+                wire [BW-1:0] hb = h;
+                for (g = 0; g < N; g = g + 1) begin : g_ent
+                    always @(posedge clk) begin
+                        if (clr)
+                            ent_q[h*NW + g*W +: W] <= ent_init[g*W +: W];
+                        else if (chg[g] && (NB == 1 || bank_w == hb))
+                            ent_q[h*NW + g*W +: W] <= val;
+                    end
+                end
+            end
+            assign ent = ent_b;
+            assign vld = {N{1'b1}};
+        end else begin : g_ram
+            wire unused_init = ^ent_init;   // a flag, not a reset, clears here
+            reg  [NB*N-1:0] vld_q;          // bank b, entry g at [b*N + g]
+            reg  [N-1:0]    vld_b;          // the flags of bank_r
+            always @* begin
+                vld_b = {N{1'b0}};
+                for (j = 0; j < NB; j = j + 1)
+                    vld_b = vld_b | ({N{bank_r == j[BW-1:0]}} & vld_q[j*N +: N]);
+            end
+            assign vld = vld_b;
+            always @(posedge clk) begin
+                for (j = 0; j < NB; j = j + 1)
+                    if (clr)
+                        vld_q[j*N +: N] <= {N{1'b0}};
+                    else if (bank_w == j[BW-1:0])
+                        vld_q[j*N +: N] <= vld_q[j*N +: N] | chg;
+            end
+            for (g = 0; g < N; g = g + 1) begin : g_ent
+                reg [W-1:0] mem [0:NB-1];
+                always @(posedge clk)
+                    if (chg[g] && !clr)
+                        mem[bank_w] <= val;
+                assign ent[g*W +: W] = mem[bank_r];
+            end
+        end
+    endgenerate
+
+endmodule
