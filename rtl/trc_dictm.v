@@ -335,9 +335,7 @@ module trc_dictm #(
         .bank_r(bank_in), .ent_init(ent_init), .ent(ent_c), .vld(vld_c)
     );
 
-`ifdef FORMAL
 `include "trc_dictm_proof.vh"
-`endif
 
 `ifdef TRC_ASSERT
     // the simulators report a failed check by name; formal tools (yosys

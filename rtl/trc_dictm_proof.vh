@@ -1,6 +1,8 @@
 // trc_dictm_proof.vh: trc_dictm's formal-only part, included inside the
 // module under FORMAL (sim/formal/trc_dictm_prop.v reads its f_* outputs;
 // the k-induction runs define TRC_INDUCT). It names the module's registers.
+// It is part of trc_dictm.v, kept apart so that the logic reads on its own.
+`ifdef FORMAL
     // ---- invariants for k-induction (NB = 1): what each stage's registers
     // hold, in terms of the entries the record in stage K sees (eff: the
     // entries with the pending change and SYNC of the record 1 past K,
@@ -66,4 +68,5 @@
             end
         end
     end
+`endif
 `endif
