@@ -36,7 +36,7 @@ def rtl_files(design, wrapped):
     package's picorv32.v), and the pin wrapper."""
     files = [f for fs in design.rtl
              for f in ([pico_v()] if fs == "@picorv32" else corefiles.files(CORE, [fs]))]
-    return files + (["fpga/%s.v" % (design.wrapper or WRAPPER)] if wrapped else [])
+    return files + (["fpga/%s.v" % WRAPPER] if wrapped else [])
 
 
 def rtl_incdirs(design):
@@ -50,8 +50,8 @@ def synth_script(name, arch, wrapped, json_out=None, flatten=True):
     elaborated, so the wrapper may name every core, and a change elsewhere
     in the file set does not move the design's netlist."""
     d = DESIGNS[name]
-    top = (d.wrapper or WRAPPER) if wrapped else d.core
-    params = dict(d.params, CORE=d.wrapper_core) if wrapped and not d.wrapper else d.params
+    top = WRAPPER if wrapped else d.core
+    params = dict(d.params, CORE=d.wrapper_core) if wrapped else d.params
     # the RTL's device defines (docs/rtl.md): on ECP5 it instantiates its
     # block RAMs (trc_ram: their output registers, which Yosys does not
     # infer); iCE40 has no LUT RAM (trc_cstack's ids in block RAM)
@@ -166,7 +166,7 @@ def synthesize(name, arch, out, wrapped):
     net = base + ".net.json" if wrapped else None
     rc, secs, cmd, note = run_yosys(arch, synth_script(name, arch, wrapped, net), base)
     d = DESIGNS[name]
-    res = {"design": name, "arch": arch, "top": (d.wrapper or WRAPPER) if wrapped else d.core,
+    res = {"design": name, "arch": arch, "top": WRAPPER if wrapped else d.core,
            "params": d.params, "ok": rc == 0, "seconds": round(secs, 1),
            "command": shlex.join(cmd)}
     if net:
@@ -238,7 +238,9 @@ def place_route(name, dev, seed, out, wrapped):
         try:
             r = json.load(open(rep))
             fm = r.get("fmax", {})
-            clk = next((k for k in fm if "clk" in k), None) or next(iter(fm), None)
+            # the core's clock: pin clk, or clk[0] of a design with two clocks
+            clk = (next((k for k in fm if re.match(r"clk(\[0\])?\$", k)), None)
+                   or next(iter(fm), None))
             res["clock"] = clk
             res["fmax_mhz"] = round(fm[clk]["achieved"], 2) if clk else None
             res["target_mhz"] = dv.target_mhz

@@ -45,7 +45,8 @@ check iverilog -g2005 -o $Q/lz4.vvp -s trc_lz4_core $L
 # system's lint is soc's: tests/t_soc.sh)
 for c in "CORE=0" "CORE=0 -GMODE=1" "CORE=0 -GMODE=2 -GND_F=4 -GND_V=4 -GTQ=100" \
          "CORE=0 -GLEAN=1 -GOUT_W=8" "CORE=1" \
-         "CORE=1 -GLEAN=1 -GOUT_W=8 -GFIFO_AW=0 -GDT_W=24 -GDROP_W=17" "CORE=2"; do
+         "CORE=1 -GLEAN=1 -GOUT_W=8 -GFIFO_AW=0 -GDT_W=24 -GDROP_W=17" "CORE=2" \
+         "CORE=4" "CORE=5" "CORE=5 -GNCPU=8"; do
   name="verilator -Wall lint fpga/trc_fpga.v -G$c"
   check verilator --lint-only -Wall -Irtl -Irtl/lz4 -G$c fpga/trc_fpga.v --top-module trc_fpga
 done
