@@ -120,6 +120,15 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
     mm = Match(match) if match else None
     bits = records = longer = 0
 
+    def fields(fn, is_top, key, a, b):
+        """Bits of a record whose event was not predicted, after its time: the
+        class (exit of the stack's top or not; one bit without the stack) and
+        the dictionary fields (none for an exit of the top)."""
+        c = (1 if is_top else 2) if stack else 1
+        if fn and not is_top:
+            return c + fd.code(key)
+        return c + (0 if fn else td.code(a) + vd.code(b))
+
     def ent(e):
         return (e.m if mode else 0), (1 if not (e.h and hit) else (8 if e.m and mode else 3))
 
@@ -210,11 +219,7 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
         if not delta:
             c += time_bits(d) + (1 if event else 0)
             if not pred:
-                c += (1 if is_top else 2) if stack else 1
-                if fn and not is_top:
-                    c += fd.code(key)
-                elif not fn:
-                    c += td.code(a) + vd.code(b)
+                c += fields(fn, is_top, key, a, b)
         elif v2:
             al = alphabet(m_e, np_rank, split)
             if not pred:
@@ -240,11 +245,7 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
             sym, pay = delta_symbol(e, d, None, False)
             c += rank_bits(al, sym) + pay
             if not pred:
-                c += (1 if is_top else 2) if stack else 1
-                if fn and not is_top:
-                    c += fd.code(key)
-                elif not fn:
-                    c += td.code(a) + vd.code(b)
+                c += fields(fn, is_top, key, a, b)
         bits += 0 if skip else c
         longer += c > long_bits and not skip
         if v2:
