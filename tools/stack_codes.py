@@ -9,7 +9,8 @@ import lzma
 NT, FID_W, TYPE_W, VAL_W = 23, 15, 7, 16
 NZ = NT.bit_length()
 M = (1 << NT) - 1
-T_TEXT, T_END, T_SYNC, T_LOST = (1 << TYPE_W) - 1, (1 << TYPE_W) - 2, (1 << TYPE_W) - 3, (1 << TYPE_W) - 4
+T_TEXT, T_END, T_SYNC, T_LOST = ((1 << TYPE_W) - 1, (1 << TYPE_W) - 2, (1 << TYPE_W) - 3,
+                                  (1 << TYPE_W) - 4)
 FLAG = 1 << FID_W
 PD_MAX = 4095
 EQ, NEAR, L0, LP1, LM1, LP2, LM2, LP3, LM3, LP4, NP, ESC, NEARO, NPX, DH = range(15)
