@@ -65,7 +65,6 @@ def main(argv):
         if cmd == "pnr":
             a[5] = os.path.relpath(os.path.abspath(a[5]), runner.ROOT)
         os.chdir(runner.ROOT)
-        os.makedirs(os.path.dirname(a[o]) or os.curdir, exist_ok=True)
     if cmd in ("synth", "wrap") and len(a) == 4:
         if a[2] not in designs.ARCHS or a[2] not in designs.DESIGNS[a[1]].archs:
             return usage("design %s has no %r flow" % (a[1], a[2]))

@@ -189,6 +189,7 @@ def synthesize(name, arch, out, wrapped):
     """flow.py synth (the core alone) and flow.py wrap (in the pin wrapper,
     keeping the netlist for nextpnr)."""
     base = os.path.splitext(out)[0]
+    os.makedirs(os.path.dirname(out) or os.curdir, exist_ok=True)
     net = base + ".net.json" if wrapped else None
     rc, secs, cmd, note = run_yosys(arch, synth_script(name, arch, wrapped, net), base)
     d = DESIGNS[name]
@@ -237,6 +238,7 @@ def crit_path(rep, clk):
 def place_route(name, dev, seed, out, wrapped):
     """flow.py pnr: one placer seed on the wrapped netlist."""
     dv = DEVICES[dev]
+    os.makedirs(os.path.dirname(out) or os.curdir, exist_ok=True)
     w = json.load(open(wrapped))
     res = {"design": name, "dev": dev, "seed": seed, "top": w["top"],
            "params": DESIGNS[name].params, "ok": False, "synth_command": w["command"]}

@@ -61,7 +61,7 @@ Measured for the OS records' deltas, not in the format:
 import sys
 
 from stack_codes import (alphabet, delta_symbol, delta_update, DH, Dict, Entry, FID_W, FLAG,
-                         fold, Match, NEAR, NP, NPX, NT, rank_bits, raw_records, T_END,
+                         fold, Match, NP, NPX, NT, rank_bits, raw_records, T_END,
                          T_SYNC, T_TEXT, time_bits, TYPE_W, VAL_W)
 
 S1 = dict(sk=9, sd=16, nd=(3, 3, 3))
