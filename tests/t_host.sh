@@ -344,7 +344,8 @@ EOF
     t capture_live_ftrace_run false "$(tail -2 "$W/live.log" | tr '\n' ' ')"
   else
     $T import-ftrace "$W/live.ftrace" "$W/mixed.txt" --merge "$W/live.txt" 2>/dev/null
-    t capture_live_ftrace_merge_counts test -z "$(count_mismatches "$W/live.ftrace" "$W/mixed.txt")"
+    t capture_live_ftrace_merge_counts \
+      test -z "$(count_mismatches "$W/live.ftrace" "$W/mixed.txt")"
     # every OS record sits at its ftrace time (10 ns ticks); function records unchanged
     python3 - "$W/live.ftrace" "$W/mixed.txt" "$W/live.txt" > "$W/live.chk" 2>&1 <<'EOF'
 import re, sys
