@@ -80,7 +80,8 @@ check unknown_design
 refused() { # flow.py OUT...: exit status 1, the message naming the path, no output
   local out=$1 msg=$2 rc=0; shift 2
   python3 fpga/flow.py "$@" > $Q/refused.txt 2>&1 || rc=$?
-  [ $rc = 1 ] && grep -qF "$out: $msg" $Q/refused.txt && [ ! -e "$out" ] && [ ! -e "${out%.json}.log" ]
+  [ $rc = 1 ] && grep -qF "$out: $msg" $Q/refused.txt && [ ! -e "$out" ] \
+    && [ ! -e "${out%.json}.log" ]
 }
 name="flow.py: an output outside the project is refused (status 1, the path named)"
 check refused /tmp/trc_fpga_quick_$$.json "outside the project folder" \
