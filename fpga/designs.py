@@ -51,7 +51,7 @@ class Design:
     name: str
     core: str                   # top module of the core alone (bare synthesis)
     wrapper_core: int           # trc_fpga's CORE: 0 trc_enc, 1 trc_core, 2 trc_lz4_core,
-                                # 3 trc_soc_cpu
+                                # 3 trc_soc_cpu, 4 trc_core_dc, 5 trc_mpcore
     rtl: tuple                  # its trc.core file sets
     params: dict                # parameters of the core (and of the wrapper)
     label: str
@@ -62,7 +62,6 @@ class Design:
                                 # (several CPUs),
                                 # "cpu" (PicoRV32 alone) or "soc" (with its tracer)
     defines: tuple = ()         # Verilog defines its sources need
-    wrapper: str = ""           # its own pin wrapper top (fpga/NAME.v) in place of trc_fpga
     constraints: tuple = ()     # (arch, file) pairs: its own pin constraints, with every
                                 # clock's target, in place of the device's file
     devices: tuple = ()         # the devices it is placed on, if not every device of
@@ -123,20 +122,20 @@ DESIGNS = {d.name: d for d in [
            _trc_perf("enc_lpaper", 8, "trc_lean_w8_records_per_clock",
                      note="its encoder is the lean encoder at OUT_W=8, whose rate is used"),
            color="#9ecae1"),
-    Design("trc_core_dc", "trc_core_dc", -1, TRC_RTL, dict(PAPER, OUT_W=64),
+    Design("trc_core_dc", "trc_core_dc", 4, TRC_RTL, dict(PAPER, OUT_W=64),
            "trc_core_dc (dual-clock front end + trc_core), OUT_W=64",
            _trc_perf("enc_paper", 64, "trc_w64_records_per_clock",
                      note="its encoder is trc_enc OUT_W=64, whose rate is used; the "
                           "Fmax is the trc clock's"),
-           color="#a6bddb", wrapper="trc_fpga_core_dc",
+           color="#a6bddb",
            constraints=(("ice40", "constraints/ice40_hx8k_ct256_dc.pcf"),
                         ("ecp5", "constraints/ecp5_25f_cabga256_dc.lpf")),
            devices=("hx8k", "ecp5-6", "ecp5-8")),
     # several CPUs into one stream (docs/rtl.md, "trc_mpcore"), placed where
     # they fit: 4 CPUs need more logic cells than the UP5K's 5280, 8 more
     # than the HX8K's 7680 (reports/mp.md)
-    *[Design("trc_mp%d" % n, "trc_mpcore", -1, TRC_RTL, dict(PAPER, OUT_W=64, NCPU=n),
-             "trc_mpcore, %d CPUs, OUT_W=64" % n, kind="mp", wrapper="trc_fpga_mp",
+    *[Design("trc_mp%d" % n, "trc_mpcore", 5, TRC_RTL, dict(PAPER, OUT_W=64, NCPU=n),
+             "trc_mpcore, %d CPUs, OUT_W=64" % n, kind="mp",
              color="#756bb1", devices=devs)
       for n, devs in ((2, ()), (4, ("hx8k", "ecp5-6", "ecp5-8")), (8, ("ecp5-6", "ecp5-8")))],
     Design("lz4_w12", "trc_lz4_core", 2, LZ4_RTL, {"WIN_BITS": 12, "OUT_AW": 11, "LIT_AW": 9},

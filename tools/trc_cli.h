@@ -64,9 +64,13 @@ typedef struct {
 /* Parses argv (argv[0] = the subcommand) into *a. Returns 0 when parsed,
  * 1 when --help was printed (exit 0), 2 on bad usage (message printed). */
 int cli_parse(const cli_cmd *c, int argc, char **argv, cli_args *a);
-/* Help of one subcommand, and of all (both from the option table). */
+/* Help of one subcommand, and of all (both from the option table;
+ * cli_help.c). */
 void cli_help_cmd(FILE *f, const cli_cmd *c);
 void cli_help_all(FILE *f, const cli_cmd *cmds, size_t n);
+/* An option's name ("--raw"), and its help line ("  --name METAVAR  help"). */
+const char *cli_opt_name(unsigned id);
+void cli_opt_line(FILE *f, unsigned id);
 static inline int cli_given(const cli_args *a, unsigned id)
 {
     return (a->given & OPT_BIT(id)) != 0;
@@ -211,5 +215,16 @@ void cli_reader_close(cli_reader *rd);
  * were given for a .trc container whose header says otherwise, that is an
  * error (the header decides). NULL on error (message printed). */
 cli_reader *cli_open_trace(const cli_args *a, const char *path);
+
+/* ---- Frames (cmd_codec.c) -------------------------------------------------- */
+/* A growable byte buffer (a frame's payload, a stream read whole). */
+typedef struct {
+    uint8_t *b;
+    size_t len, cap;
+} cli_buf;
+/* Makes room for need more bytes: 1, or 0 when out of memory. */
+int cli_buf_room(cli_buf *x, size_t need);
+/* Writes one frame: its header (fi) and payload pl; 1 ok, 0 on a write error. */
+int cli_put_frame(FILE *f, const trc_frame_info *fi, const uint8_t *pl);
 
 #endif /* TRC_CLI_H */
