@@ -118,14 +118,18 @@ module trc_mpcore #(
     end
 
     // ---- the broadcast: one marker or control record pending at a time,
-    // written into the CPUs of its mask in one clock, the first clock in
-    // which all of them can write it and none has an event of its own, or
-    // after MARK_WAIT clocks of waiting, the first in which they can (an
-    // event of that clock is lost). A CPU can write it when its FIFO has
-    // room and its time-stamper no TIME_EXT waiting; it goes before a LOST
-    // that waits. While it is pending, its CPUs keep their FIFO's last free
-    // entry for it (their own records wait or drop), so under any load each
-    // of them soon has that entry free: the broadcast never starves.
+    // written into the CPUs of its mask in one clock: the first clock in
+    // which it is ready and none of them has an event of its own, or after
+    // MARK_WAIT clocks of waiting, the first in which it is ready (an event
+    // of that clock is lost). It is ready when it was pending in the clock
+    // before and, in that clock, every CPU of its mask had room in its FIFO
+    // and no TIME_EXT waiting or falling due (so the decision is a flop,
+    // not a function of this clock's FIFO and time-stamper state, which
+    // the broadcast itself writes). While it is pending, its CPUs keep
+    // their FIFO's last free entry for it (their own records wait or
+    // drop), so room in one clock is room in the next, and under any load
+    // each of them soon has that entry free: the broadcast never starves.
+    // It goes before a LOST that waits.
     reg              bv_q;                  // pending
     reg              bc_q;                  // a control word (else a marker)
     reg  [VAL_W-1:0] bval_q;
@@ -133,8 +137,10 @@ module trc_mpcore #(
     reg  [7:0]       bwait_q;               // clocks left to wait
     reg              xm_q, xs_q, xp_q;      // pin requests waiting
     reg  [VAL_W-1:0] xmv_q;
+    reg              go_q;                  // ready (decided in the clock before)
     wire [NCPU-1:0]  bc_ok;                 // CPU k can write a broadcast now
-    wire             go = bv_q && (bmask_q & ~bc_ok) == {NCPU{1'b0}} &&
+    wire [NCPU-1:0]  bc_nx;                 // ... and next clock, if it waits now
+    wire             go = go_q &&
                           ((bmask_q & normal) == {NCPU{1'b0}} || bwait_q == 8'd0);
     wire [NCPU-1:0]  put = {NCPU{go}} & bmask_q;   // the broadcast goes to these now
     wire [INFO_W-1:0] b_info = os_info(bc_q ? T_CTL : T_MARK, bval_q);
@@ -195,6 +201,7 @@ module trc_mpcore #(
             xmv_q <= mark_value;
         if (rst) begin
             bv_q    <= 1'b0;
+            go_q    <= 1'b0;
             bwait_q <= 8'd0;
             xm_q    <= 1'b0;
             xs_q    <= 1'b0;
@@ -210,6 +217,9 @@ module trc_mpcore #(
             end else if (bv_q && bwait_q != 8'd0) begin
                 bwait_q <= bwait_q - 1'b1;
             end
+            // still pending next clock (neither taken nor gone now: bmask_q
+            // stays), and every CPU of it then able to write it
+            go_q <= bv_q && !go && (bmask_q & ~bc_nx) == {NCPU{1'b0}};
             // pins: a pulse waits until taken; pulses meanwhile give one
             xp_q <= (xp_q && !(from_pin && take_c && !take_v[0])) || stop;
             xs_q <= (xs_q && !(from_pin && take_c && take_v[0])) || start;
@@ -236,7 +246,7 @@ module trc_mpcore #(
     generate
         for (g = 0; g < NCPU; g = g + 1) begin : g_cpu
             wire [REC_W-1:0] ts_rec;
-            wire             ts_valid, ts_rdy, ts_busy;
+            wire             ts_valid, ts_rdy, ts_busy, ts_due;
             // the FIFO's occupancy, counted from its handshakes, and the room
             // the time-stamper sees: not the last entry while a broadcast for
             // this CPU waits, unless it is the broadcast's clock
@@ -245,6 +255,9 @@ module trc_mpcore #(
             wire             keep1   = bv_q && bmask_q[g] && occ_q == LAST1 && !put[g];
             wire             t_room  = fi_room && !keep1;
             assign bc_ok[g] = fi_room && !ts_busy;
+            // while the broadcast waits, keep1 holds the room, and no
+            // TIME_EXT becomes pending unless one falls due now
+            assign bc_nx[g] = bc_ok[g] && !ts_due;
             always @(posedge clk) begin
                 if (rst)
                     occ_q <= {(FIFO_AW + 1){1'b0}};
@@ -265,7 +278,7 @@ module trc_mpcore #(
                 .clk(clk), .rst(rst),
                 .ev_valid(t_valid), .ev_os(t_os), .ev_info(t_info),
                 .flush(flush || fl_q[g]), .ev_first(put[g]), .ev_lost(t_lost),
-                .busy(ts_busy), .drop(drop[g]),
+                .busy(ts_busy), .due(ts_due), .drop(drop[g]),
                 .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tready(t_room)
             );
             trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
@@ -292,9 +305,12 @@ module trc_mpcore #(
 `ifdef TRC_ASSERT
     // a broadcast goes only to time-stampers that can write it
     always @(posedge clk) begin
-        if (!rst)
+        if (!rst) begin
             assert ((put & ~bc_ok) == {NCPU{1'b0}})
                 else $error("%m: marker or control record into a busy time-stamper");
+            assert (!go_q || bv_q)
+                else $error("%m: broadcast ready with none pending");
+        end
     end
 `endif
 
