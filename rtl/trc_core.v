@@ -70,7 +70,7 @@ module trc_core #(
     endgenerate
 
     wire [REC_W-1:0] ts_rec, fi_rec;
-    wire             unused_busy;
+    wire             unused_busy, unused_due;
     wire             ts_valid, ts_ready, fi_valid, fi_ready;
 
     trc_tstamp #(
@@ -79,7 +79,8 @@ module trc_core #(
     ) u_tstamp (
         .clk(clk), .rst(rst),
         .ev_valid(ev_valid), .ev_os(ev_os), .ev_info(ev_info), .flush(flush),
-        .ev_first(1'b0), .ev_lost(1'b0), .busy(unused_busy), .drop(drop),
+        .ev_first(1'b0), .ev_lost(1'b0), .busy(unused_busy), .due(unused_due),
+        .drop(drop),
         .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tready(ts_ready)
     );
 

@@ -5,7 +5,10 @@
 // clock, and tracing started and stopped for one CPU or all, by any CPU
 // (an event of a control type on its port: trc_rvfi's stimulus store) or
 // by external pins. A stop writes END after the CPU's last record, so what
-// was accepted leaves the core. Ports, rules and timing: docs/rtl.md.
+// was accepted leaves the core. Every input (events, pins, reset) passes one
+// register first, each event's kind decoded before it: the core runs one
+// clock behind its ports (drop and tracing answer a clock late), and the
+// broadcast decision is a flop. Ports, rules and timing: docs/rtl.md.
 // Parameters:
 //   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W - as in trc_enc
 //   NCPU      - CPUs, 1..8
@@ -104,28 +107,69 @@ module trc_mpcore #(
         os_info = {{(INFO_W-TYPE_W-VAL_W){1'b0}}, t, v};
     endfunction
 
-    // ---- requests: a marker or control event on a port, the pins
-    reg  [NCPU-1:0] en_q;                   // tracing on, per CPU
-    reg  [NCPU-1:0] req, normal;
+    // ---- the input register: every port and pin a clock late, the reset
+    // with them (it also acts at once, so no state leaves reset while the
+    // pin is high). A port's event is decoded before the register (a marker
+    // or control request, or an event to trace), so that the broadcast
+    // decision of the next clock is made from it in this one.
+    reg  [NCPU-1:0]        req_d, ctl_d, ev_d;
+    reg  [NCPU-1:0]        req_q, ctl_q, ev_q;   // request, a control one, an event
+    reg  [NCPU-1:0]        os_q;
+    reg  [NCPU*INFO_W-1:0] info_q;
+    reg                    rst_q, flush_q, mark_q, start_q, stop_q;
+    reg  [VAL_W-1:0]       markv_q;
+    wire                   rst_c = rst || rst_q;  // the core's reset
     integer k;
     always @* begin
         for (k = 0; k < NCPU; k = k + 1) begin
-            req[k] = STIM != 0 && ev_valid[k] && ev_os[k] &&
-                     (ev_info[k*INFO_W+VAL_W +: TYPE_W] == T_MARK ||
-                      ev_info[k*INFO_W+VAL_W +: TYPE_W] == T_CTL);
-            normal[k] = ev_valid[k] && !req[k] && en_q[k];
+            ctl_d[k] = ev_info[k*INFO_W+VAL_W +: TYPE_W] == T_CTL;
+            req_d[k] = STIM != 0 && ev_valid[k] && ev_os[k] &&
+                       (ev_info[k*INFO_W+VAL_W +: TYPE_W] == T_MARK || ctl_d[k]);
+            ev_d[k]  = ev_valid[k] && !req_d[k];
+        end
+    end
+    always @(posedge clk) begin
+        rst_q   <= rst;
+        ctl_q   <= ctl_d;
+        os_q    <= ev_os;
+        info_q  <= ev_info;
+        markv_q <= mark_value;
+        if (rst) begin
+            req_q   <= {NCPU{1'b0}};
+            ev_q    <= {NCPU{1'b0}};
+            flush_q <= 1'b0;
+            mark_q  <= 1'b0;
+            start_q <= 1'b0;
+            stop_q  <= 1'b0;
+        end else begin
+            req_q   <= req_d;
+            ev_q    <= ev_d;
+            flush_q <= flush;
+            mark_q  <= mark;
+            start_q <= start;
+            stop_q  <= stop;
         end
     end
 
+    // ---- requests: a marker or control event on a port, the pins
+    reg  [NCPU-1:0] en_q;                   // tracing on, per CPU
+    wire [NCPU-1:0] req    = req_q;
+    wire [NCPU-1:0] normal = ev_q & en_q;
+
     // ---- the broadcast: one marker or control record pending at a time,
-    // written into the CPUs of its mask in one clock, the first clock in
-    // which all of them can write it and none has an event of its own, or
-    // after MARK_WAIT clocks of waiting, the first in which they can (an
-    // event of that clock is lost). A CPU can write it when its FIFO has
-    // room and its time-stamper no TIME_EXT waiting; it goes before a LOST
-    // that waits. While it is pending, its CPUs keep their FIFO's last free
-    // entry for it (their own records wait or drop), so under any load each
-    // of them soon has that entry free: the broadcast never starves.
+    // written into the CPUs of its mask in one clock: the first clock in
+    // which it is ready and none of them has an event of its own, or after
+    // MARK_WAIT clocks of waiting, the first in which it is ready (an event
+    // of that clock is lost). It is ready when it was pending in the clock
+    // before and, in that clock, every CPU of its mask had room in its FIFO
+    // and no TIME_EXT waiting or falling due. So the decision is a flop
+    // (go_q), made in the clock before from that clock's flops and the
+    // decoded events at the input register: not a function of this clock's
+    // FIFO and time-stamper state, which the broadcast itself writes. While
+    // it is pending, its CPUs keep their FIFO's last free entry for it
+    // (their own records wait or drop), so room in one clock is room in the
+    // next, and under any load each of them soon has that entry free: the
+    // broadcast never starves. It goes before a LOST that waits.
     reg              bv_q;                  // pending
     reg              bc_q;                  // a control word (else a marker)
     reg  [VAL_W-1:0] bval_q;
@@ -133,9 +177,10 @@ module trc_mpcore #(
     reg  [7:0]       bwait_q;               // clocks left to wait
     reg              xm_q, xs_q, xp_q;      // pin requests waiting
     reg  [VAL_W-1:0] xmv_q;
+    reg              go_q;                  // it goes now (decided in the clock before)
     wire [NCPU-1:0]  bc_ok;                 // CPU k can write a broadcast now
-    wire             go = bv_q && (bmask_q & ~bc_ok) == {NCPU{1'b0}} &&
-                          ((bmask_q & normal) == {NCPU{1'b0}} || bwait_q == 8'd0);
+    wire [NCPU-1:0]  bc_nx;                 // ... and next clock, if it waits now
+    wire             go = go_q;
     wire [NCPU-1:0]  put = {NCPU{go}} & bmask_q;   // the broadcast goes to these now
     wire [INFO_W-1:0] b_info = os_info(bc_q ? T_CTL : T_MARK, bval_q);
     // the control word's target: every CPU, or the one named (none past NCPU)
@@ -162,8 +207,8 @@ module trc_mpcore #(
         for (k = NCPU - 1; k >= 0; k = k - 1) begin
             if (req[k] && (!bv_q || go)) begin
                 take   = 1'b1;
-                take_c = ev_info[k*INFO_W+VAL_W +: TYPE_W] == T_CTL;
-                take_v = ev_info[k*INFO_W +: VAL_W];
+                take_c = ctl_q[k];
+                take_v = info_q[k*INFO_W +: VAL_W];
             end
         end
         if (take) begin
@@ -191,10 +236,11 @@ module trc_mpcore #(
             bval_q  <= take_v;
             bmask_q <= take_c ? ctl_mask(take_v[1], take_v[VAL_W-1:2]) : {NCPU{1'b1}};
         end
-        if (mark && !xm_q)
-            xmv_q <= mark_value;
-        if (rst) begin
+        if (mark_q && !xm_q)
+            xmv_q <= markv_q;
+        if (rst_c) begin
             bv_q    <= 1'b0;
+            go_q    <= 1'b0;
             bwait_q <= 8'd0;
             xm_q    <= 1'b0;
             xs_q    <= 1'b0;
@@ -210,10 +256,16 @@ module trc_mpcore #(
             end else if (bv_q && bwait_q != 8'd0) begin
                 bwait_q <= bwait_q - 1'b1;
             end
+            // next clock: still pending (neither taken nor gone now, so
+            // bmask_q and en_q stay), every CPU of it then able to write
+            // it, and none with an event of its own (the events at the
+            // input register), or the wait then over
+            go_q <= bv_q && !go && (bmask_q & ~bc_nx) == {NCPU{1'b0}} &&
+                    ((bmask_q & ev_d & en_q) == {NCPU{1'b0}} || bwait_q <= 8'd1);
             // pins: a pulse waits until taken; pulses meanwhile give one
-            xp_q <= (xp_q && !(from_pin && take_c && !take_v[0])) || stop;
-            xs_q <= (xs_q && !(from_pin && take_c && take_v[0])) || start;
-            xm_q <= (xm_q && !(from_pin && !take_c)) || mark;
+            xp_q <= (xp_q && !(from_pin && take_c && !take_v[0])) || stop_q;
+            xs_q <= (xs_q && !(from_pin && take_c && take_v[0])) || start_q;
+            xm_q <= (xm_q && !(from_pin && !take_c)) || mark_q;
             // a control record switches its CPUs when it is written; a stop
             // then writes END after it
             fl_q <= {NCPU{1'b0}};
@@ -236,7 +288,7 @@ module trc_mpcore #(
     generate
         for (g = 0; g < NCPU; g = g + 1) begin : g_cpu
             wire [REC_W-1:0] ts_rec;
-            wire             ts_valid, ts_rdy, ts_busy;
+            wire             ts_valid, ts_rdy, ts_busy, ts_due;
             // the FIFO's occupancy, counted from its handshakes, and the room
             // the time-stamper sees: not the last entry while a broadcast for
             // this CPU waits, unless it is the broadcast's clock
@@ -245,16 +297,19 @@ module trc_mpcore #(
             wire             keep1   = bv_q && bmask_q[g] && occ_q == LAST1 && !put[g];
             wire             t_room  = fi_room && !keep1;
             assign bc_ok[g] = fi_room && !ts_busy;
+            // while the broadcast waits, keep1 holds the room, and no
+            // TIME_EXT becomes pending unless one falls due now
+            assign bc_nx[g] = bc_ok[g] && !ts_due;
             always @(posedge clk) begin
-                if (rst)
+                if (rst_c)
                     occ_q <= {(FIFO_AW + 1){1'b0}};
                 else
                     occ_q <= occ_q + {{FIFO_AW{1'b0}}, ts_valid}
                                    - {{FIFO_AW{1'b0}}, fi_valid[g] && fi_ready[g]};
             end
             wire             t_valid = put[g] || normal[g];
-            wire             t_os    = put[g] || ev_os[g];
-            wire [INFO_W-1:0] t_info = put[g] ? b_info : ev_info[g*INFO_W +: INFO_W];
+            wire             t_os    = put[g] || os_q[g];
+            wire [INFO_W-1:0] t_info = put[g] ? b_info : info_q[g*INFO_W +: INFO_W];
             // lost before the time-stamper: an event whose clock the
             // broadcast took, or a request the engine could not take
             wire             t_lost  = (put[g] && normal[g]) || lost_req[g];
@@ -262,14 +317,14 @@ module trc_mpcore #(
                 .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
                 .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W)
             ) u_tstamp (
-                .clk(clk), .rst(rst),
+                .clk(clk), .rst(rst_c),
                 .ev_valid(t_valid), .ev_os(t_os), .ev_info(t_info),
-                .flush(flush || fl_q[g]), .ev_first(put[g]), .ev_lost(t_lost),
-                .busy(ts_busy), .drop(drop[g]),
+                .flush(flush_q || fl_q[g]), .ev_first(put[g]), .ev_lost(t_lost),
+                .busy(ts_busy), .due(ts_due), .drop(drop[g]),
                 .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tready(t_room)
             );
             trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
-                .clk(clk), .rst(rst),
+                .clk(clk), .rst(rst_c),
                 .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_rdy),
                 .m_axis_tdata(fi_rec[g*REC_W +: REC_W]), .m_axis_tvalid(fi_valid[g]),
                 .m_axis_tready(fi_ready[g])
@@ -282,7 +337,7 @@ module trc_mpcore #(
         .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
         .NCPU(NCPU), .BURST(BURST)
     ) u_enc (
-        .clk(clk), .rst(rst),
+        .clk(clk), .rst(rst_c),
         .s_axis_tdata(fi_rec), .s_axis_tvalid(fi_valid), .s_axis_tready(fi_ready),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
         .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
@@ -292,9 +347,12 @@ module trc_mpcore #(
 `ifdef TRC_ASSERT
     // a broadcast goes only to time-stampers that can write it
     always @(posedge clk) begin
-        if (!rst)
+        if (!rst_c) begin
             assert ((put & ~bc_ok) == {NCPU{1'b0}})
                 else $error("%m: marker or control record into a busy time-stamper");
+            assert (!go_q || bv_q)
+                else $error("%m: broadcast ready with none pending");
+        end
     end
 `endif
 

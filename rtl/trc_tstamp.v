@@ -36,6 +36,7 @@ module trc_tstamp #(
     input  wire              ev_first,  // with ev_valid: before a waiting LOST
     input  wire              ev_lost,   // count one more lost event now
     output wire              busy,      // a TIME_EXT waits: no event is written
+    output wire              due,       // one waits next clock unless a record goes now
     output reg               drop,      // an event was dropped this cycle
     // ---- records to the FIFO
     output reg  [NT+INFO_W:0] m_axis_tdata,
@@ -127,6 +128,8 @@ module trc_tstamp #(
     wire wr_lost = room && !over && lost_nz && !first;
     wire wr_ev   = room && !over && (!lost_nz || first) && ev_valid;
     assign busy  = over;
+    // (over next clock needs a tick at the rest's MAX, or over now)
+    assign due   = tick && dr_max;
     wire wr_end  = room && !over && !lost_nz && !ev_valid && fl_q;
     // idle for 2^NT-1 ticks: TIME_EXT now, so an event next cycle fits
     wire wr_max  = room && !over && !lost_nz && !ev_valid && !fl_q && atmax;

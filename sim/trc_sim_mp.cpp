@@ -20,6 +20,7 @@
 //     tracing there, and nowhere else.
 // `trc_sim_mp --help` prints the options.
 #include <memory>
+#include <utility>
 
 #include "Vtrc_sim_mp.h"
 #include "verilated.h"
@@ -104,6 +105,10 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
     uint64_t storm_period_ = 1, storm_on_ = 1;
     double ev_p_ = 0.2;
     bool final_flush_ = false;
+    // the inputs of the last clock: what the core works on now
+    bool prev_ev_[NCPU] = {}, prev_req_[NCPU] = {};
+    trc_record prev_rec_[NCPU] = {};
+    uint64_t prev_t_ = 0;
 
     void reset()
     {
@@ -246,8 +251,15 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
             top_->m_axis_tready = !rng_.chance(o_.stall_out);
         top_->eval();
 
-        // what the core did with them: a broadcast first, then each CPU's own
-        const uint64_t t = cycle_ / pre_;
+        // what the core did with last clock's inputs (it runs a clock behind
+        // its ports, the time base too): a broadcast first, then each CPU's own
+        const uint64_t t = prev_t_;
+        prev_t_ = cycle_ / pre_;
+        for (unsigned k = 0; k < NCPU; k++) {
+            std::swap(ev[k], prev_ev_[k]);
+            std::swap(req[k], prev_req_[k]);
+            std::swap(rec[k], prev_rec_[k]);
+        }
         uint64_t put = top_->bc_put;
         trc_record b;
         b.delta = 0;

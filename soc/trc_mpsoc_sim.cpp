@@ -100,6 +100,11 @@ class Bench : SimBench<Vtrc_mpsoc> {
     std::vector<uint64_t> want_rec_;
     uint64_t cycle_ = 0, taps_ = 0, tlasts_ = 0, markers_ = 0, requests_ = 0;
     uint64_t flush_cycle_ = UINT64_MAX, quiet_ = 0, last_exit_ = 0;
+    // the adapters' events of the last clock: what trc_mpcore works on now
+    // (it runs a clock behind its ports, its time base too)
+    bool prev_ev_[NCPU] = {};
+    trc_record prev_rec_[NCPU] = {};
+    uint64_t prev_t_ = 0;
 
     void reset()
     {
@@ -154,7 +159,8 @@ class Bench : SimBench<Vtrc_mpsoc> {
         top_->m_axis_tready = flush_cycle_ != UINT64_MAX || !rng_.chance(o_.stall_out);
         top_->eval();
 
-        const uint64_t t = cycle_;
+        const uint64_t t = prev_t_;
+        prev_t_ = cycle_;
         if (top_->bc_put) {
             trc_record b;
             b.delta = 0;
@@ -169,14 +175,17 @@ class Bench : SimBench<Vtrc_mpsoc> {
         for (unsigned k = 0; k < NCPU; k++) {
             bool dr = (top_->trace_drop >> k) & 1;
             drops_[k] += dr;
-            if ((top_->ev_valid >> k) & 1) {
-                trc_record r = event_of(k);
+            bool ev = prev_ev_[k];
+            trc_record r = prev_rec_[k];
+            prev_ev_[k] = (top_->ev_valid >> k) & 1;
+            if (prev_ev_[k])
+                prev_rec_[k] = event_of(k);
+            if (ev) {
                 bool req = r.kind == TRC_OS && (r.a == t_mark_ || r.a == t_ctl_);
                 requests_ += req;
-                if (req && !dr)
-                    continue; // taken: the broadcast is its record
                 events_[k] += !req;
-                evs_[k].push_back(Ev{t, r, dr});
+                if (!req || dr) // (a request taken: the broadcast is its record)
+                    evs_[k].push_back(Ev{t, r, dr});
             } else if (dr) {
                 printf("DROP of CPU %u without an event at clock %llu\n", k,
                        (unsigned long long)cycle_);

@@ -58,6 +58,12 @@ done
 for s in 9 10; do
   echo "+mp5n extra switch bits, LOST split, OUT_W 16, idle gaps, seed $s|$S/mp_mp5n/Vtrc_sim_mp --events 15000 --idles 2 --seed $s" >> "$J"
 done
+# NT = 10: a TIME_EXT falls due after 1023 ticks without a record, so
+# markers and controls wait on one (docs/rtl.md: a broadcast is ready from the
+# flags of the clock before, a TIME_EXT falling due included)
+for s in 1 2; do
+  echo "+mp3t NT 10: broadcasts beside TIME_EXTs falling due, storms, seed $s|$S/mp_mp3t/Vtrc_sim_mp --events 20000 --idles 2 --storms 4 --stall-out 0.5 --marks 200 --ctls 60 --seed 3$s" >> "$J"
+done
 run_jobs "$J" "trc_mpcore harness runs"
 
 # ---- the PicoRV32 systems
