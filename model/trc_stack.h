@@ -61,8 +61,8 @@ static const uint8_t trc_sym_pos[2][SYM_NP] = {
 
 /* NP's place in the order of entry e, as trc_stk_alphabet() puts it: 1
  * when h = 0, else 3 (near mode) or 8 (noisy mode). A table rather than
- * the two tests: h and m change from record to record without a pattern
- * a branch predictor learns. */
+ * the two tests, which the compiler made into branches on per-record
+ * state. */
 static inline unsigned trc_np_place(const trc_pentry *e)
 {
     static const uint8_t place[2][2] = {{1, 1}, {3, 8}}; /* [h][m] */
@@ -199,8 +199,9 @@ static inline unsigned trc_stk_symbol(const trc_pentry *e, uint32_t d,
                                         SYM_LP1, SYM_LP2, SYM_LP3, SYM_LP4};
     /* Each candidate computed, then one chosen: the order of the tests
      * (EQ, then NEAR, then a length, else ESC) is the rule; the selects
-     * let the compiler use conditional moves, as the class of a delta
-     * follows no pattern a branch predictor learns. */
+     * let the compiler use conditional moves where the tests made it
+     * branch (j3 & 7 keeps the table read in bounds when it is made
+     * before the test). */
     unsigned j3 = trc_bitlen(d) + 3u - e->kb; /* j + 3, wraps below -3 */
     unsigned len = d && j3 < 8u ? sym_of_j[j3 & 7u] : SYM_ESC;
     unsigned nearo = ld != TRC_LD_NONE && (d > e->pd) != (ld == TRC_LD_DOWN);
@@ -235,10 +236,9 @@ static inline void trc_stk_update(const trc_params *p, trc_stk *s,
     e->key = key;
     uint32_t fid = key & ((UINT32_C(1) << p->fid_w) - 1u);
     /* An entry pushes (the oldest falls off), an exit of the top pops,
-     * any other exit leaves the stack. Written as selects, with the push's
-     * store always made (to the slot above the top, its own value unless
-     * pushing): entries and exits alternate with no pattern a branch
-     * predictor learns. */
+     * any other exit leaves the stack: the new top index and count as
+     * selects. The compiler may still branch around the push's store; a
+     * store always made, of a masked value, measured slower. */
     unsigned up = s->t + 1u == p->sd ? 0u : s->t + 1u;
     unsigned down = s->t ? s->t - 1u : p->sd - 1u;
     int push = !(key >> p->fid_w);
