@@ -117,21 +117,22 @@ static TRC_HOT_INLINE uint32_t get_dict(bitr *r, trc_dict *dict, unsigned nd, un
 }
 
 /* Paper timestamp code (z, then the bits below the leading one). */
-static TRC_HOT_INLINE trc_error get_time(const trc_decoder *d, bitr *r, uint32_t *delta)
+static TRC_HOT_INLINE trc_error get_time(const trc_params *p, unsigned nz,
+                                         bitr *r, uint32_t *delta)
 {
     uint64_t v = peek(r);
-    uint32_t z = TOP(v, d->nz);
+    uint32_t z = TOP(v, nz);
     unsigned low = 0;
     *delta = 0;
-    if (z > d->p.nt)
+    if (z > p->nt)
         return TRC_ERR_CORRUPT;
-    if (z < d->p.nt) {
-        low = d->p.nt - 1u - z;
+    if (z < p->nt) {
+        low = p->nt - 1u - z;
         *delta = UINT32_C(1) << low;
         if (low)
-            *delta |= TOP(v << d->nz, low);
+            *delta |= TOP(v << nz, low);
     }
-    r->pos += d->nz + low;
+    r->pos += nz + low;
     return TRC_OK;
 }
 
@@ -154,12 +155,13 @@ static TRC_HOT_INLINE unsigned get_sym(bitr *r, const trc_pentry *e, int with_np
  * stack mode 2's NEAR phase (TRC_LD_NONE: NEAR carries a direction bit).
  * get_delta_of() takes a symbol already read from start on (the first
  * symbol of a record, when it is not NP); get_stack_delta() reads it. */
-static TRC_HOT_INLINE trc_error get_delta_of(trc_decoder *d, bitr *r,
-                                             const trc_pentry *e, unsigned sym,
-                                             uint64_t start, unsigned ld,
-                                             uint32_t *delta)
+static TRC_HOT_INLINE trc_error get_delta_of(trc_decoder *d,
+                                             const trc_params *p, unsigned nz,
+                                             bitr *r, const trc_pentry *e,
+                                             unsigned sym, uint64_t start,
+                                             unsigned ld, uint32_t *delta)
 {
-    const uint32_t dmax = (uint32_t)((UINT64_C(1) << d->p.nt) - 1u);
+    const uint32_t dmax = (uint32_t)((UINT64_C(1) << p->nt) - 1u);
     trc_error err = TRC_OK;
     int near = sym == SYM_NEAR || sym == SYM_NEARO;
     d->st.delta_sym[sym == SYM_EQ ? 0 : near ? 1 : sym == SYM_ESC ? 3 : 2]++;
@@ -173,33 +175,33 @@ static TRC_HOT_INLINE trc_error get_delta_of(trc_decoder *d, bitr *r,
             return TRC_ERR_CORRUPT;
         *delta = down ? e->pd - 1u : e->pd + 1u;
     } else if (sym == SYM_ESC) {
-        uint32_t z = TOP(peek(r), d->nz);
-        if (d->p.tq > 1u && z > d->p.nt) {
+        uint32_t z = TOP(peek(r), nz);
+        if (p->tq > 1u && z > p->nt) {
             /* z = 2^NZ - 1: a raw delta (stack mode 2, 4.8), its own paper
              * code in ticks; any other z above NT is invalid. The z bits
              * are taken first, so that a z cut by the end of the input
              * (read as all ones followed by zeros) rolls back as truncated. */
-            r->pos += d->nz;
-            if (z != (UINT32_C(1) << d->nz) - 1u)
+            r->pos += nz;
+            if (z != (UINT32_C(1) << nz) - 1u)
                 return TRC_ERR_CORRUPT;
-            err = get_time(d, r, delta);
+            err = get_time(p, nz, r, delta);
             d->st.coded_bits[TRC_F_TIMESTAMP] += r->pos - start;
             return err;
         }
-        err = get_time(d, r, delta);
+        err = get_time(p, nz, r, delta);
     } else {
         int len = (int)e->kb + trc_sym_j[sym];
-        if (len < 1 || len > (int)d->p.nt)
+        if (len < 1 || len > (int)p->nt)
             return TRC_ERR_CORRUPT;
         *delta = UINT32_C(1) << (len - 1);
         if (len > 1)
             *delta |= get(r, (unsigned)len - 1u);
     }
     d->st.coded_bits[TRC_F_TIMESTAMP] += r->pos - start;
-    if (d->p.tq > 1u) { /* quanta to ticks (stack mode 2, 4.8) */
-        if ((uint64_t)*delta * d->p.tq > dmax)
+    if (p->tq > 1u) { /* quanta to ticks (stack mode 2, 4.8) */
+        if ((uint64_t)*delta * p->tq > dmax)
             return TRC_ERR_CORRUPT;
-        *delta *= d->p.tq;
+        *delta *= p->tq;
     }
     return err;
 }
@@ -211,7 +213,9 @@ static inline uint32_t in_quanta(const trc_params *p, uint32_t delta)
     return p->tq > 1u ? delta / p->tq : delta;
 }
 
-static TRC_HOT_INLINE trc_error get_stack_delta(trc_decoder *d, bitr *r,
+static TRC_HOT_INLINE trc_error get_stack_delta(trc_decoder *d,
+                                                const trc_params *p,
+                                                unsigned nz, bitr *r,
                                                 const trc_pentry *e,
                                                 int with_np, int split,
                                                 int npx, unsigned ld,
@@ -219,7 +223,7 @@ static TRC_HOT_INLINE trc_error get_stack_delta(trc_decoder *d, bitr *r,
 {
     uint64_t start = r->pos;
     unsigned sym = get_sym(r, e, with_np, split, npx, 1);
-    return get_delta_of(d, r, e, sym, start, ld, delta);
+    return get_delta_of(d, p, nz, r, e, sym, start, ld, delta);
 }
 
 /* Whether the next rank code is NP's (or NPX's), as get_sym(). Does not
@@ -238,7 +242,7 @@ static TRC_HOT_INLINE trc_error get_paper(trc_decoder *d, bitr *r, uint32_t *del
     const trc_params *p = &d->p;
     trc_stats *st = &d->st;
     uint64_t start = r->pos;
-    trc_error err = get_time(d, r, delta);
+    trc_error err = get_time(p, d->nz, r, delta);
     if (err != TRC_OK)
         return err;
     st->coded_bits[TRC_F_TIMESTAMP] += r->pos - start;
@@ -256,10 +260,11 @@ static TRC_HOT_INLINE trc_error get_paper(trc_decoder *d, bitr *r, uint32_t *del
 
 /* Stack mode, mirror of the encoder's put_stack(). The NP code and the event
  * class count as kind bits; the delta symbol and payload as timestamp. */
-static TRC_HOT_INLINE trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
-                           uint32_t *key, uint32_t *type, uint32_t *val)
+static TRC_HOT_INLINE trc_error get_stack(trc_decoder *d, const trc_params *p,
+                                          unsigned nz, bitr *r, uint32_t *delta,
+                                          int *os, uint32_t *key,
+                                          uint32_t *type, uint32_t *val)
 {
-    const trc_params *p = &d->p;
     trc_stats *st = &d->st;
     trc_stk *s = &d->stk;
     unsigned idx = trc_stk_index(p, s);
@@ -269,10 +274,10 @@ static TRC_HOT_INLINE trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *del
     int pred = sym != SYM_NP;
     trc_error err;
     if (pred) {
-        err = get_delta_of(d, r, &en, sym, start, TRC_LD_NONE, delta);
+        err = get_delta_of(d, p, nz, r, &en, sym, start, TRC_LD_NONE, delta);
     } else {
         st->kind_bits += r->pos - start;
-        err = get_stack_delta(d, r, &en, 0, 0, 0, TRC_LD_NONE, delta);
+        err = get_stack_delta(d, p, nz, r, &en, 0, 0, 0, TRC_LD_NONE, delta);
     }
     if (err != TRC_OK)
         return err;
@@ -305,10 +310,12 @@ static TRC_HOT_INLINE trc_error get_stack(trc_decoder *d, bitr *r, uint32_t *del
 
 /* Stack mode 2, an OS record through the OS context entry, mirror of
  * put_stack2_os(); np_done: its NP was read already (step 1). */
-static TRC_HOT_INLINE trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_done,
-                               uint32_t *delta, uint32_t *type, uint32_t *val)
+static TRC_HOT_INLINE trc_error get_stack2_os(trc_decoder *d,
+                                              const trc_params *p, unsigned nz,
+                                              bitr *r, int np_done,
+                                              uint32_t *delta, uint32_t *type,
+                                              uint32_t *val)
 {
-    const trc_params *p = &d->p;
     trc_stats *st = &d->st;
     trc_stk *s = &d->stk;
     unsigned oidx = trc_stk_oindex(p, s);
@@ -320,7 +327,7 @@ static TRC_HOT_INLINE trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_do
         get_sym(r, &oe, 1, 0, npx, 1);
         st->kind_bits += r->pos - start;
     }
-    trc_error err = get_stack_delta(d, r, &oe, pred, 0, pred && npx,
+    trc_error err = get_stack_delta(d, p, nz, r, &oe, pred, 0, pred && npx,
                                     TRC_LD_NONE, delta);
     if (err != TRC_OK)
         return err;
@@ -337,10 +344,12 @@ static TRC_HOT_INLINE trc_error get_stack2_os(trc_decoder *d, bitr *r, int np_do
 }
 
 /* Stack mode 2, mirror of the encoder's put_stack2(). */
-static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *delta, int *os,
-                            uint32_t *key, uint32_t *type, uint32_t *val)
+static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, const trc_params *p,
+                                           unsigned nz, bitr *r,
+                                           uint32_t *delta, int *os,
+                                           uint32_t *key, uint32_t *type,
+                                           uint32_t *val)
 {
-    const trc_params *p = &d->p;
     trc_stats *st = &d->st;
     trc_stk *s = &d->stk;
     *os = 0;
@@ -349,7 +358,7 @@ static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *de
         const trc_pentry *oe = &s->otab[oidx];
         if (!is_np(r, oe, 0, 1)) {
             *os = 1;
-            return get_stack2_os(d, r, 0, delta, type, val);
+            return get_stack2_os(d, p, nz, r, 0, delta, type, val);
         }
         uint64_t start = r->pos;
         unsigned fn = (get_sym(r, oe, 1, 0, 1, 1) == SYM_NP) == (s->nc == 1);
@@ -357,7 +366,7 @@ static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *de
         s->nc = fn;
         if (!fn) {
             *os = 1;
-            return get_stack2_os(d, r, 1, delta, type, val);
+            return get_stack2_os(d, p, nz, r, 1, delta, type, val);
         }
     }
     unsigned idx = trc_stk_index(p, s);
@@ -374,11 +383,11 @@ static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, bitr *r, uint32_t *de
         if (cls == 3) {
             *os = 1;
             s->pk = 0;
-            return get_stack2_os(d, r, 0, delta, type, val);
+            return get_stack2_os(d, p, nz, r, 0, delta, type, val);
         }
     }
-    trc_error err = pred ? get_delta_of(d, r, &en, sym, start, ld, delta)
-                         : get_stack_delta(d, r, &en, 0, split, 0, ld, delta);
+    trc_error err = pred ? get_delta_of(d, p, nz, r, &en, sym, start, ld, delta)
+                         : get_stack_delta(d, p, nz, r, &en, 0, split, 0, ld, delta);
     if (err != TRC_OK)
         return err;
     if (pred) {
@@ -458,10 +467,12 @@ static trc_error get_closing(trc_decoder *d, bitr *r)
 
 /* Decodes one record. *out is set and 1 returned through *emit when the
  * record is a trace record; reserved ones only move the decoder's state. */
-static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, bitr *r, trc_record *out,
-                            int *emit)
+/* p holds d's parameters (or a constant copy of them: see run_kind()), nz
+ * d->nz. */
+static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, const trc_params *p,
+                                           unsigned nz, bitr *r,
+                                           trc_record *out, int *emit)
 {
-    const trc_params *p = &d->p;
     trc_stats *st = &d->st;
     uint32_t delta = 0, key = 0, type = 0, val = 0;
     uint64_t gap;
@@ -472,9 +483,9 @@ static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, bitr *r, trc_record *
     }
     trc_error err =
         p->mode == TRC_MODE_STACK
-            ? get_stack(d, r, &delta, &os, &key, &type, &val)
+            ? get_stack(d, p, nz, r, &delta, &os, &key, &type, &val)
         : p->mode == TRC_MODE_STACK2
-            ? get_stack2(d, r, &delta, &os, &key, &type, &val)
+            ? get_stack2(d, p, nz, r, &delta, &os, &key, &type, &val)
             : get_paper(d, r, &delta, &os, &key, &type, &val);
     if (err != TRC_OK)
         return err;
@@ -677,11 +688,17 @@ static TRC_HOT_INLINE size_t paper_run(trc_decoder *d, bitr *r,
 }
 
 /* 0: no run; 1: paper_run() with the paper's widths as constants; 2: with
- * d's widths (paper mode, every record's fields within 57 bits). */
-static int paper_run_kind(const trc_decoder *d)
+ * d's widths (paper mode, every record's fields within 57 bits); 3 and 4:
+ * no run, the stack modes' decoders with trc_stk_consts[0] or [1] for d's
+ * parameters. */
+static int run_kind(const trc_decoder *d)
 {
     const trc_params *p = &d->p;
-    if (p->mode != TRC_MODE_PAPER || trc_cpu_count(p) > 1)
+    if (p->mode != TRC_MODE_PAPER) {
+        int k = trc_stk_consts_of(p);
+        return k && d->nz == TRC_PAPER_NZ ? 2 + k : 0;
+    }
+    if (trc_cpu_count(p) > 1)
         return 0;
     if (trc_paper_widths(p) && d->nz == TRC_PAPER_NZ)
         return 1;
@@ -706,15 +723,18 @@ static size_t paper_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap,
                      p->val_w, p->nd_f, p->nd_t, p->nd_v);
 }
 
-/* trc_decode() with run = paper_run_kind(d); compiled once for run = 0,
+/* trc_decode() with run = run_kind(d); compiled once for run = 0,
  * where the paper run's code drops out and leaves the other modes' loop its
- * registers, and once for the paper runs. */
+ * registers, once for the paper runs, and once for each stack mode's
+ * constant parameters. */
 static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
                                        size_t len, size_t *src_used,
                                        trc_record *dst, size_t cap,
                                        size_t *n_out, int final,
                                        const int run)
 {
+    const trc_params *p = run >= 3 ? &trc_stk_consts[run - 3] : &d->p;
+    const unsigned nz = run >= 3 ? TRC_PAPER_NZ : d->nz;
     bitr r = {src, len, d->bit, (uint64_t)len * 8u, 0};
     uint64_t first = r.pos;
     size_t n = 0;
@@ -731,7 +751,8 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
     int saved = 0;
 
     while (n < cap && r.pos < r.end) {
-        if (run && d->carry == 0 && !d->closing && r.end >= SAFE_BITS) {
+        if ((run == 1 || run == 2) && d->carry == 0 && !d->closing &&
+            r.end >= SAFE_BITS) {
             bitr rr = r; /* r's address stays private to this loop */
             size_t k = paper_runs(d, &rr, dst + n, cap - n, run);
             n += k;
@@ -748,14 +769,14 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
             saved = 1;
         }
         int emit;
-        err = get_record(d, &r, &dst[n], &emit);
+        err = get_record(d, p, nz, &r, &dst[n], &emit);
         if (r.pos > r.end) {
             if (saved) {
                 *d = save;
                 r = save_r;
                 n = save_n;
                 while (r.pos < start) { /* whole records: no error, no cut */
-                    get_record(d, &r, &dst[n], &emit);
+                    get_record(d, p, nz, &r, &dst[n], &emit);
                     n += (size_t)emit;
                     d->count += (uint32_t)emit;
                 }
@@ -796,9 +817,13 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
                      size_t *src_used, trc_record *dst, size_t cap,
                      size_t *n_out, int final)
 {
-    int run = paper_run_kind(d);
-    return run ? decode(d, src, len, src_used, dst, cap, n_out, final, run)
-               : decode(d, src, len, src_used, dst, cap, n_out, final, 0);
+    switch (run_kind(d)) {
+    case 1: return decode(d, src, len, src_used, dst, cap, n_out, final, 1);
+    case 2: return decode(d, src, len, src_used, dst, cap, n_out, final, 2);
+    case 3: return decode(d, src, len, src_used, dst, cap, n_out, final, 3);
+    case 4: return decode(d, src, len, src_used, dst, cap, n_out, final, 4);
+    default: return decode(d, src, len, src_used, dst, cap, n_out, final, 0);
+    }
 }
 
 /* ---- Checked streams: resuming after damage (format.md 4.10) ---------- */

@@ -89,16 +89,16 @@ trc_error trc_encoder_init(trc_encoder *e, const trc_params *p)
 
 /* Timestamp code: z in NZ bits, then the bits below the leading one. Returns
  * the code, *bits its length (at most 6 + 31). */
-static inline uint64_t time_code(const trc_encoder *e, uint32_t d,
-                                 unsigned *bits)
+static inline uint64_t time_code(const trc_params *p, unsigned nz,
+                                 uint32_t d, unsigned *bits)
 {
     if (d == 0) {
-        *bits = e->nz;
-        return e->p.nt;
+        *bits = nz;
+        return p->nt;
     }
     unsigned top = 31u - (unsigned)__builtin_clz(d); /* leading one */
-    *bits = e->nz + top;
-    return ((uint64_t)(e->p.nt - 1u - top) << top) |
+    *bits = nz + top;
+    return ((uint64_t)(p->nt - 1u - top) << top) |
            (d & ((UINT32_C(1) << top) - 1u));
 }
 
@@ -107,7 +107,7 @@ static inline void put_time_kind(const trc_encoder *e, bitw *w, uint32_t d,
                                  unsigned kind)
 {
     unsigned bits;
-    uint64_t code = time_code(e, d, &bits);
+    uint64_t code = time_code(&e->p, e->nz, d, &bits);
     put(w, (code << 1) | kind, bits + 1u);
     flush(w);
 }
@@ -145,16 +145,17 @@ static inline void put_sym(bitw *w, const trc_pentry *en, int with_np,
  * time quanta (stack mode 2); raw, when not 0, is a delta that is not a
  * multiple of the quantum: ESC's payload is then z = 2^NZ - 1 and raw's
  * paper code. */
-static inline void put_payload(const trc_encoder *e, bitw *w, const trc_pentry *en,
-                        unsigned ld, unsigned sym, uint32_t d, uint32_t raw)
+static inline void put_payload(const trc_params *p, unsigned nz, bitw *w,
+                               const trc_pentry *en, unsigned ld, unsigned sym,
+                               uint32_t d, uint32_t raw)
 {
     unsigned bits;
     if (sym == SYM_NEAR && ld == TRC_LD_NONE) {
         put(w, d < en->pd, 1);
     } else if (sym == SYM_ESC) {
         if (raw)
-            put(w, (UINT64_C(1) << e->nz) - 1u, e->nz);
-        uint64_t code = time_code(e, raw ? raw : d, &bits);
+            put(w, (UINT64_C(1) << nz) - 1u, nz);
+        uint64_t code = time_code(p, nz, raw ? raw : d, &bits);
         put(w, code, bits);
     } else if (sym != SYM_EQ && sym != SYM_NEAR && sym != SYM_NEARO) {
         bits = trc_bitlen(d) - 1u;
@@ -166,9 +167,9 @@ static inline void put_payload(const trc_encoder *e, bitw *w, const trc_pentry *
 /* Stack mode (docs/format.md 4.7): a predicted function record is only its
  * delta symbol and payload; anything else is NP, the delta symbol (NP left
  * out of the alphabet) and payload, then the event class and its fields. */
-static TRC_HOT_INLINE void put_stack(trc_encoder *e, bitw *w, const trc_record *r)
+static TRC_HOT_INLINE void put_stack(trc_encoder *e, const trc_params *p,
+                                     unsigned nz, bitw *w, const trc_record *r)
 {
-    const trc_params *p = &e->p;
     trc_stk *s = &e->stk;
     unsigned idx = trc_stk_index(p, s);
     const trc_pentry en = s->tab[idx];
@@ -180,7 +181,7 @@ static TRC_HOT_INLINE void put_stack(trc_encoder *e, bitw *w, const trc_record *
         put_sym(w, &en, 1, 0, 0, SYM_NP);
     unsigned sym = trc_stk_symbol(&en, d, TRC_LD_NONE);
     put_sym(w, &en, pred, 0, 0, sym);
-    put_payload(e, w, &en, TRC_LD_NONE, sym, d, 0);
+    put_payload(p, nz, w, &en, TRC_LD_NONE, sym, d, 0);
     if (!pred) {
         if (r->kind == TRC_EXIT && r->a == trc_stk_top(s)) {
             put(w, 0, 1);
@@ -211,9 +212,10 @@ static inline uint32_t quantize(const trc_params *p, uint32_t d, uint32_t *raw)
 /* Stack mode 2, an OS record through the OS context entry: predicted, its
  * delta symbol alone; else NP (after an OS record, the NP of class OS), the
  * delta symbol without NP, the type and value codes. */
-static TRC_HOT_INLINE void put_stack2_os(trc_encoder *e, bitw *w, const trc_record *r)
+static TRC_HOT_INLINE void put_stack2_os(trc_encoder *e, const trc_params *p,
+                                         unsigned nz, bitw *w,
+                                         const trc_record *r)
 {
-    const trc_params *p = &e->p;
     trc_stk *s = &e->stk;
     unsigned oidx = trc_stk_oindex(p, s);
     const trc_pentry oe = s->otab[oidx];
@@ -226,7 +228,7 @@ static TRC_HOT_INLINE void put_stack2_os(trc_encoder *e, bitw *w, const trc_reco
     }
     unsigned sym = raw ? (unsigned)SYM_ESC : trc_stk_symbol(&oe, d, TRC_LD_NONE);
     put_sym(w, &oe, pred, 0, pred && s->pk, sym);
-    put_payload(e, w, &oe, TRC_LD_NONE, sym, d, raw);
+    put_payload(p, nz, w, &oe, TRC_LD_NONE, sym, d, raw);
     if (!pred) {
         put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
         put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
@@ -240,14 +242,15 @@ static TRC_HOT_INLINE void put_stack2_os(trc_encoder *e, bitw *w, const trc_reco
  * entry codes as in stack mode, with the NEAR phase, a dictionary without
  * the exit flip, and the class before the delta symbol; class 11 hands the
  * record to the OS context entry. */
-static TRC_HOT_INLINE void put_stack2(trc_encoder *e, bitw *w, const trc_record *r)
+static TRC_HOT_INLINE void put_stack2(trc_encoder *e, const trc_params *p,
+                                      unsigned nz, bitw *w,
+                                      const trc_record *r)
 {
-    const trc_params *p = &e->p;
     trc_stk *s = &e->stk;
     int fn = r->kind != TRC_OS;
     if (s->pk) {
         if (!fn) {
-            put_stack2_os(e, w, r);
+            put_stack2_os(e, p, nz, w, r);
             return;
         }
         unsigned oidx = trc_stk_oindex(p, s);
@@ -264,20 +267,20 @@ static TRC_HOT_INLINE void put_stack2(trc_encoder *e, bitw *w, const trc_record 
         put_sym(w, &en, 1, split, 0, SYM_NP);
         if (!fn) {
             put(w, 3, 2);
-            put_stack2_os(e, w, r);
+            put_stack2_os(e, p, nz, w, r);
             return;
         }
         int top = r->kind == TRC_EXIT && r->a == trc_stk_top(s);
         put(w, top ? 0u : 2u, top ? 1u : 2u);
         unsigned sym = raw ? (unsigned)SYM_ESC : trc_stk_symbol(&en, d, s->ld);
         put_sym(w, &en, 0, split, 0, sym);
-        put_payload(e, w, &en, s->ld, sym, d, raw);
+        put_payload(p, nz, w, &en, s->ld, sym, d, raw);
         if (!top)
             put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u, 0);
     } else {
         unsigned sym = raw ? (unsigned)SYM_ESC : trc_stk_symbol(&en, d, s->ld);
         put_sym(w, &en, 1, split, 0, sym);
-        put_payload(e, w, &en, s->ld, sym, d, raw);
+        put_payload(p, nz, w, &en, s->ld, sym, d, raw);
     }
     trc_stk_update(p, s, idx, key, d, pred);
 }
@@ -334,15 +337,15 @@ static void close_end(trc_encoder *e, bitw *w)
     w->crcd = w->pos;
 }
 
-/* Codes one raw record already checked by trc_raw_check(). */
-static TRC_HOT_INLINE void put_raw(trc_encoder *e, bitw *w,
-                                   const trc_record *r)
+/* Codes one raw record already checked by trc_raw_check(). p holds e's
+ * parameters (or a constant copy of them: see run_kind()), nz e->nz. */
+static TRC_HOT_INLINE void put_raw(trc_encoder *e, const trc_params *p,
+                                   unsigned nz, bitw *w, const trc_record *r)
 {
-    const trc_params *p = &e->p;
     if (p->mode == TRC_MODE_STACK) {
-        put_stack(e, w, r);
+        put_stack(e, p, nz, w, r);
     } else if (p->mode == TRC_MODE_STACK2) {
-        put_stack2(e, w, r);
+        put_stack2(e, p, nz, w, r);
     } else if (r->kind != TRC_OS) {
         e->count++;
         put_time_kind(e, w, (uint32_t)r->delta, 0);
@@ -376,7 +379,7 @@ static TRC_HOT_INLINE void put_raw(trc_encoder *e, bitw *w,
  * markers), which take the writer's address. */
 static void put_raw_rare(trc_encoder *e, bitw *w, const trc_record *r)
 {
-    put_raw(e, w, r);
+    put_raw(e, &e->p, e->nz, w, r);
 }
 
 static bitw writer(const trc_encoder *e, uint8_t *dst)
@@ -487,12 +490,16 @@ static TRC_HOT_INLINE size_t paper_run(trc_encoder *e, bitw *wp,
 }
 
 /* 0: no run; 1: paper_run() with the paper's widths as constants; 2: with
- * e's widths (paper mode, each of its puts within 56 bits). */
-static int paper_run_kind(const trc_encoder *e)
+ * e's widths (paper mode, each of its puts within 56 bits); 3 and 4: no
+ * run, the stack modes' coders with trc_stk_consts[0] or [1] for e's
+ * parameters. */
+static int run_kind(const trc_encoder *e)
 {
     const trc_params *p = &e->p;
-    if (p->mode != TRC_MODE_PAPER)
-        return 0;
+    if (p->mode != TRC_MODE_PAPER) {
+        int k = trc_stk_consts_of(p);
+        return k && e->nz == TRC_PAPER_NZ ? 2 + k : 0;
+    }
     if (trc_paper_widths(p) && e->nz == TRC_PAPER_NZ)
         return 1;
     unsigned t = e->nz + p->nt; /* time code and kind bit, at most */
@@ -520,9 +527,10 @@ static size_t paper_runs(trc_encoder *e, bitw *w, const trc_record *src,
     return k;
 }
 
-/* trc_encode() with run = paper_run_kind(e); compiled once for run = 0,
- * where the paper run's code drops out and leaves the other modes' loop its
- * registers, and once for the paper runs. */
+/* trc_encode() with run = run_kind(e); compiled once for run = 0, where
+ * the paper run's code drops out and leaves the other modes' loop its
+ * registers, once for the paper runs, and once for each stack mode's
+ * constant parameters. */
 static TRC_HOT_INLINE trc_error encode(trc_encoder *e, const trc_record *src,
                                        size_t n, size_t *n_used, uint8_t *dst,
                                        size_t cap, size_t *dst_len,
@@ -536,12 +544,14 @@ static TRC_HOT_INLINE trc_error encode(trc_encoder *e, const trc_record *src,
     size_t limit = cap - TRC_MAX_RECORD_BYTES;
     trc_error err = TRC_OK;
     size_t i = 0;
-    const uint64_t dmax = (UINT64_C(1) << e->p.nt) - 1u;
-    const uint32_t fmask = (uint32_t)((UINT64_C(1) << e->p.fid_w) - 1u);
-    const uint64_t vmax = (UINT64_C(1) << e->p.val_w) - 1u;
-    const uint32_t lost = TRC_TYPE_LOST(&e->p);
+    const trc_params *p = run >= 3 ? &trc_stk_consts[run - 3] : &e->p;
+    const unsigned nz = run >= 3 ? TRC_PAPER_NZ : e->nz;
+    const uint64_t dmax = (UINT64_C(1) << p->nt) - 1u;
+    const uint32_t fmask = (uint32_t)((UINT64_C(1) << p->fid_w) - 1u);
+    const uint64_t vmax = (UINT64_C(1) << p->val_w) - 1u;
+    const uint32_t lost = TRC_TYPE_LOST(p);
     for (; i < n && w.pos <= limit; i++) {
-        if (run && !e->in_record) {
+        if ((run == 1 || run == 2) && !e->in_record) {
             bitw rw = w; /* w's address stays private to this loop */
             i += paper_runs(e, &rw, src + i, n - i, limit, run);
             w = rw;
@@ -553,7 +563,7 @@ static TRC_HOT_INLINE trc_error encode(trc_encoder *e, const trc_record *src,
         if (r->delta <= dmax && !e->in_record &&
             (r->kind <= TRC_EXIT ? r->a <= fmask && r->b == 0
                                  : r->kind == TRC_OS && r->a < lost && r->b <= vmax)) {
-            put_raw(e, &w, r);
+            put_raw(e, p, nz, &w, r);
             continue;
         }
         if (!e->in_record) {
@@ -592,9 +602,13 @@ trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
                      size_t *n_used, uint8_t *dst, size_t cap,
                      size_t *dst_len)
 {
-    int run = paper_run_kind(e);
-    return run ? encode(e, src, n, n_used, dst, cap, dst_len, run)
-               : encode(e, src, n, n_used, dst, cap, dst_len, 0);
+    switch (run_kind(e)) {
+    case 1: return encode(e, src, n, n_used, dst, cap, dst_len, 1);
+    case 2: return encode(e, src, n, n_used, dst, cap, dst_len, 2);
+    case 3: return encode(e, src, n, n_used, dst, cap, dst_len, 3);
+    case 4: return encode(e, src, n, n_used, dst, cap, dst_len, 4);
+    default: return encode(e, src, n, n_used, dst, cap, dst_len, 0);
+    }
 }
 
 trc_error trc_encode_raw(trc_encoder *e, const trc_record *raw, uint8_t *dst,

@@ -59,14 +59,24 @@ static const uint8_t trc_sym_pos[2][SYM_NP] = {
     {6, 7, 0, 1, 2, 3, 4, 5, 8, 9},
 };
 
+/* NP's place in the order of entry e, as trc_stk_alphabet() puts it: 1
+ * when h = 0, else 3 (near mode) or 8 (noisy mode). A table rather than
+ * the two tests, which the compiler made into branches on per-record
+ * state. */
+static inline unsigned trc_np_place(const trc_pentry *e)
+{
+    static const uint8_t place[2][2] = {{1, 1}, {3, 8}}; /* [h][m] */
+    return place[e->h & 1u][e->m & 1u];
+}
+
 /* The rank of sym in the alphabet trc_stk_alphabet() builds (npx: with
  * NPX after ESC, as trc_stk_oalphabet()), without building it: NP sits
  * before the order's element np_rank, NEARO right after NEAR. */
 static inline unsigned trc_stk_rank(const trc_pentry *e, int with_np,
                                     int split, unsigned sym)
 {
-    unsigned r = !e->h ? 1u : e->m ? 8u : 3u;   /* NP's place in the order */
-    unsigned q = trc_sym_pos[e->m][SYM_NEAR];    /* NEAR's */
+    unsigned r = trc_np_place(e);             /* NP's place in the order */
+    unsigned q = trc_sym_pos[e->m][SYM_NEAR]; /* NEAR's */
     unsigned n = 11u + (unsigned)!!with_np + (unsigned)!!split;
     if (sym < SYM_NP) {
         unsigned k = trc_sym_pos[e->m][sym];
@@ -83,7 +93,7 @@ static inline unsigned trc_stk_rank(const trc_pentry *e, int with_np,
 static inline unsigned trc_stk_rank_sym(const trc_pentry *e, int with_np,
                                         int split, unsigned i)
 {
-    unsigned r = !e->h ? 1u : e->m ? 8u : 3u;
+    unsigned r = trc_np_place(e);
     unsigned q = trc_sym_pos[e->m][SYM_NEAR];
     unsigned n = 11u + (unsigned)!!with_np + (unsigned)!!split;
     unsigned np = r + (unsigned)(split && q < r);
@@ -96,6 +106,32 @@ static inline unsigned trc_stk_rank_sym(const trc_pentry *e, int with_np,
         return SYM_NEARO;
     return trc_sym_order[e->m][i - (unsigned)(with_np && i > np) -
                                (unsigned)(split && i > nearo)];
+}
+
+/* The default parameters of the two stack modes (trc_params_stack(),
+ * trc_params_stack2()) as constants. The coders compile a copy of their
+ * loop that reads its parameters from these, so that every shift, mask,
+ * index fold and table size is a constant there; trc_stk_consts_of()
+ * says which copy fits p. */
+static const trc_params trc_stk_consts[2] = {
+    {23, 15, 7, 16, 3, 3, 3, TRC_MODE_STACK, 9, 16, 0, 1, 1},
+    {23, 15, 7, 16, 4, 3, 4, TRC_MODE_STACK2, 12, 16, 9, 1, 1},
+};
+
+/* 1 when p codes as trc_stk_consts[0], 2 as trc_stk_consts[1], else 0
+ * (fields that no stack mode reads are not compared). */
+static inline int trc_stk_consts_of(const trc_params *p)
+{
+    for (int k = 0; k < 2; k++) {
+        const trc_params *c = &trc_stk_consts[k];
+        if (p->mode == c->mode && p->nt == c->nt && p->fid_w == c->fid_w &&
+            p->type_w == c->type_w && p->val_w == c->val_w &&
+            p->nd_f == c->nd_f && p->nd_t == c->nd_t && p->nd_v == c->nd_v &&
+            p->sk == c->sk && p->sd == c->sd && TRC_TQ(p) == TRC_TQ(c) &&
+            (p->mode == TRC_MODE_STACK || p->so == c->so) && p->cpus <= 1u)
+            return k + 1;
+    }
+    return 0;
 }
 
 static inline unsigned trc_bitlen(uint32_t x)
@@ -150,7 +186,7 @@ static inline unsigned trc_stk_oalphabet(const trc_pentry *o,
 /* |d - pd| == 1, in 64 bits: d + 1 wraps at NT = 32. */
 static inline int trc_stk_near(const trc_pentry *e, uint32_t d)
 {
-    return (uint64_t)d + 1u == e->pd || d == e->pd + 1u;
+    return ((uint64_t)d + 1u == e->pd) | (d == e->pd + 1u); /* no branch */
 }
 
 /* The delta symbol for delta d under entry e (the encoder's choice); ld is
@@ -159,17 +195,19 @@ static inline int trc_stk_near(const trc_pentry *e, uint32_t d)
 static inline unsigned trc_stk_symbol(const trc_pentry *e, uint32_t d,
                                       unsigned ld)
 {
-    if (d == e->pd)
-        return SYM_EQ;
-    if (trc_stk_near(e, d)) {
-        if (ld == TRC_LD_NONE)
-            return SYM_NEAR;
-        return (d > e->pd) == (ld == TRC_LD_DOWN) ? SYM_NEAR : SYM_NEARO;
-    }
     static const uint8_t sym_of_j[8] = {SYM_LM3, SYM_LM2, SYM_LM1, SYM_L0,
                                         SYM_LP1, SYM_LP2, SYM_LP3, SYM_LP4};
+    /* Each candidate computed, then one chosen: the order of the tests
+     * (EQ, then NEAR, then a length, else ESC) is the rule; the selects
+     * let the compiler use conditional moves where the tests made it
+     * branch (j3 & 7 keeps the table read in bounds when it is made
+     * before the test). */
     unsigned j3 = trc_bitlen(d) + 3u - e->kb; /* j + 3, wraps below -3 */
-    return d && j3 < 8u ? sym_of_j[j3] : SYM_ESC;
+    unsigned len = d && j3 < 8u ? sym_of_j[j3 & 7u] : SYM_ESC;
+    unsigned nearo = ld != TRC_LD_NONE && (d > e->pd) != (ld == TRC_LD_DOWN);
+    unsigned near = nearo ? SYM_NEARO : SYM_NEAR;
+    unsigned sym = trc_stk_near(e, d) ? near : len;
+    return d == e->pd ? SYM_EQ : sym;
 }
 
 /* The delta prediction fields of an entry after a record with delta d. */
@@ -197,14 +235,17 @@ static inline void trc_stk_update(const trc_params *p, trc_stk *s,
     e->h = (uint8_t)(predicted != 0);
     e->key = key;
     uint32_t fid = key & ((UINT32_C(1) << p->fid_w) - 1u);
-    if (!(key >> p->fid_w)) { /* entry: push, the oldest falls off */
-        s->t = s->t + 1u == p->sd ? 0u : s->t + 1u;
-        s->stack[s->t] = fid;
-        s->c += s->c < p->sd;
-    } else if (s->c && s->stack[s->t] == fid) { /* exit of the top: pop */
-        s->t = s->t ? s->t - 1u : p->sd - 1u;
-        s->c--;
-    }
+    /* An entry pushes (the oldest falls off), an exit of the top pops,
+     * any other exit leaves the stack: the new top index and count as
+     * selects. The compiler may still branch around the push's store; a
+     * store always made, of a masked value, measured slower. */
+    unsigned up = s->t + 1u == p->sd ? 0u : s->t + 1u;
+    unsigned down = s->t ? s->t - 1u : p->sd - 1u;
+    int push = !(key >> p->fid_w);
+    int pop = !push && s->c && s->stack[s->t] == fid;
+    s->stack[up] = push ? fid : s->stack[up];
+    s->t = push ? up : pop ? down : s->t;
+    s->c = s->c + (unsigned)(push && s->c < p->sd) - (unsigned)pop;
     s->prev = key;
     s->pk = 0;
 }

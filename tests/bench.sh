@@ -4,11 +4,14 @@
 # and compressed sizes beside gzip -9, zstd -1, zstd -19 and lz4 -1 run on
 # the same records in trace bin v1. Writes reports/bench.md.
 # BENCH_RUNS (default 7): rounds per trace, the best of which is kept.
+# BENCH_BEFORE: another build's trc_bench (say, main's); when set, it runs
+# right after this build's on each trace and a before/after table is added.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=build/tmp/bench
 OUT=reports/bench.md
 RUNS=${BENCH_RUNS:-7}
+BEFORE=${BENCH_BEFORE:-}
 mkdir -p $W reports
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -16,6 +19,8 @@ speed=$W/speed.md
 size=$W/size.md
 : > $speed
 : > $size
+ab=$W/ab.md
+: > $ab
 # key=value field of a trc_bench line
 kv() { sed -n "s/.*\<$2=\([^ ]*\).*/\1/p" <<<"$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -41,6 +46,17 @@ for x in tests/data/*_t*.txt.xz; do
       paper|stack|stack2) lows+=("$c $enc $dec $(ratio $enc $lz_enc) $(ratio $dec $lz_dec)") ;;
     esac
   done
+  if [ -n "$BEFORE" ]; then
+    bout=$($BEFORE $W/$n.txt $RUNS)
+    blz=$(grep "^codec=lz4-1 " <<<"$bout")
+    for m in paper stack stack2; do
+      b=$(grep "^codec=$m " <<<"$bout")
+      a=$(line $m)
+      be=$(kv "$b" enc_mrec_s) bd=$(kv "$b" dec_mrec_s)
+      ae=$(kv "$a" enc_mrec_s) ad=$(kv "$a" dec_mrec_s)
+      echo "| $n | $m | $be | $ae | $bd | $ad | $(ratio $be $(kv "$blz" enc_mrec_s)) | $(ratio $ae $lz_enc) | $(ratio $bd $(kv "$blz" dec_mrec_s)) | $(ratio $ad $lz_dec) |" >> $ab
+    done
+  fi
 
   # Sizes: the CLI's streams and the general-purpose tools' files.
   build/trc convert $W/$n.txt $W/$n.bin --to bin
@@ -118,6 +134,18 @@ summary() {
   echo "|---|---|---|---|---|---|"
   summary
   echo
+  if [ -n "$BEFORE" ]; then
+    echo "## Before and after"
+    echo
+    echo "\`BENCH_BEFORE=$BEFORE make bench\`: that build's trc_bench ran right"
+    echo "after this one on each trace, $RUNS rounds each; M records/s, and the"
+    echo "ratio to lz4 -1 in the same process (each build's own lz4 -1 run)."
+    echo
+    echo "| trace | mode | encode before | encode after | decode before | decode after | encode / lz4 -1 before | after | decode / lz4 -1 before | after |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    cat $ab
+    echo
+  fi
   echo "## Size"
   echo
   echo "Bits per trace record: the model's bare stream (\`build/trc compress"

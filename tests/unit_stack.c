@@ -82,18 +82,23 @@ static void test_symbol(void)
         uint32_t d = (uint32_t)(rnd() >> (rnd() % 64u));
         if (k % 3 == 0)
             d = (uint32_t)(rnd() % 8u);
+        unsigned ld = (unsigned)(k % 3); /* none, up, down */
         unsigned want;
         int j = (int)trc_bitlen(d) - (int)e.kb;
         if (d == e.pd)
             want = SYM_EQ;
         else if ((uint64_t)d + 1u == e.pd || (uint64_t)d == (uint64_t)e.pd + 1u)
-            want = SYM_NEAR;
+            /* stack mode 2's phase: after an up step NEAR is the step
+             * down, after a down step the step up; NEARO the other */
+            want = ld == TRC_LD_NONE                      ? SYM_NEAR
+                   : (ld == TRC_LD_UP) == (d < e.pd) ? SYM_NEAR
+                                                         : SYM_NEARO;
         else if (d == 0 || j < -3 || j > 4)
             want = SYM_ESC;
         else
             want = j == 0 ? SYM_L0 : j > 0 ? SYM_LP1 + 2u * (unsigned)(j - 1)
                                            : SYM_LM1 + 2u * (unsigned)(-j - 1);
-        all &= trc_stk_symbol(&e, d, TRC_LD_NONE) == want;
+        all &= trc_stk_symbol(&e, d, ld) == want;
     }
     check(all, "stack_symbol_choice");
 }
@@ -158,10 +163,46 @@ static void test_folds(void)
     check(all, "stack_context_folds");
 }
 
+/* trc_stk_update()'s stack against a plain one: an entry pushes (the
+ * oldest of SD falls off), an exit of the top pops, any other exit leaves
+ * it; compared after every update of random entries and exits, over a few
+ * ids so that exits of the top are common. */
+static void test_stack_moves(void)
+{
+    int all = 1;
+    rng_state = 17;
+    for (unsigned sd = 1; sd <= 6; sd++) {
+        trc_params p = trc_params_stack();
+        p.sd = sd;
+        static trc_stk s;
+        trc_stk_reset(&p, &s);
+        uint32_t ref[64];
+        unsigned n = 0; /* ref[0..n) bottom to top */
+        for (int k = 0; k < 20000; k++) {
+            uint32_t fid = (uint32_t)(rnd() % 4u);
+            int exit = (int)(rnd() % 2u);
+            uint32_t key = (uint32_t)exit << p.fid_w | fid;
+            if (!exit) {
+                if (n == sd) {
+                    memmove(ref, ref + 1, (sd - 1u) * sizeof ref[0]);
+                    n--;
+                }
+                ref[n++] = fid;
+            } else if (n && ref[n - 1] == fid) {
+                n--;
+            }
+            trc_stk_update(&p, &s, 0, key, 0, 0);
+            all &= s.c == n && trc_stk_top(&s) == (n ? ref[n - 1] : 0u);
+        }
+    }
+    check(all, "stack_push_pop");
+}
+
 int main(void)
 {
     test_ranks();
     test_symbol();
+    test_stack_moves();
     test_dict_find();
     test_folds();
     return unit_exit("unit_stack");
