@@ -43,8 +43,10 @@ module trc_stksym #(
     input  wire               clk,
     input  wire               rst,
     input  wire               adv,
-    // ---- the prediction stage's record (its keys enter the dictionaries)
-    input  wire [INFO_W:0]    pr_rec,
+    // ---- the table stage's record (its keys enter the dictionaries at the
+    // next adv, a copy of the prediction stage's)
+    input  wire [INFO_W:0]    tb_rec,
+    input  wire               pr_clr,   // the prediction stage's is a SYNC: they clear after it
     // ---- the symbol stage (trc_stkpred's sy_* registers)
     input  wire               sy_valid,
     input  wire [INFO_W:0]    sy_rec,
@@ -80,11 +82,6 @@ module trc_stksym #(
     wire [INFO_W-1:0] info  = sy_rec[INFO_W-1:0];
     wire [TYPE_W-1:0] otype = info[VAL_W +: TYPE_W];
     wire              flush = os && (otype == T_END || otype == T_SYNC);
-    // (a SYNC clears the dictionaries: decoded as the record enters)
-    reg               sync;
-    always @(posedge clk)
-        if (adv)
-            sync <= pr_rec[INFO_W] && pr_rec[VAL_W +: TYPE_W] == T_SYNC;
 
     // ---- the delta symbol's rank in its alphabet. Its place in the order
     // of m (EQ NEAR L0 L+1 L-1 L+2 L-2 L+3 L-3 L+4, or L0 .. L+3 EQ NEAR L-3
@@ -164,18 +161,17 @@ module trc_stksym #(
     wire [ND_F-1:0] f_code;
     wire [ND_T-1:0] t_code;
     wire [ND_V-1:0] v_code;
-    wire            d_clr  = sy_valid && sync;
     wire            os_upd = sy_valid && os && (!M2 || !sy_pred);
     trc_dictp #(.ND(ND_F), .W(FW), .FLIP(M2 ? 0 : 1)) u_fdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[FW-1:0]), .clr(d_clr),
+        .clk(clk), .rst(rst), .adv(adv), .key_nx(tb_rec[FW-1:0]), .clr(pr_clr),
         .upd(sy_valid && fn && !sy_pred && !sy_xtop), .hit(f_hit), .code(f_code)
     );
     trc_dictp #(.ND(ND_T), .W(TYPE_W), .FLIP(0)) u_tdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[VAL_W +: TYPE_W]), .clr(d_clr),
+        .clk(clk), .rst(rst), .adv(adv), .key_nx(tb_rec[VAL_W +: TYPE_W]), .clr(pr_clr),
         .upd(os_upd), .hit(t_hit), .code(t_code)
     );
-    trc_dictp #(.ND(ND_V), .W(VAL_W), .FLIP(0)) u_vdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[VAL_W-1:0]), .clr(d_clr),
+    trc_dictp #(.ND(ND_V), .W(VAL_W), .FLIP(0), .KR1(1)) u_vdict (
+        .clk(clk), .rst(rst), .adv(adv), .key_nx(tb_rec[VAL_W-1:0]), .clr(pr_clr),
         .upd(os_upd), .hit(v_hit), .code(v_code)
     );
 
@@ -375,7 +371,7 @@ module trc_stksym #(
         end
     end
 
-    wire unused = ^{pr_rec[INFO_W:FW]};
+    wire unused = ^{tb_rec[INFO_W:FW]};
 
 endmodule
 
