@@ -18,21 +18,17 @@
 //   FLIP - 1 for the function dictionary: the key MSB is the exit flag, a
 //          hit flips the stored flag and a miss stores the key with it
 //          flipped
-//   KR1  - the key copies reset to ones (0: to zeros); dictionaries fed from
-//          the same bits take different values, so that synthesis keeps
-//          each one's copies
 `default_nettype none
 
 module trc_dictp #(
     parameter ND   = 3,
     parameter W    = 16,
-    parameter FLIP = 0,
-    parameter KR1  = 0
+    parameter FLIP = 0
 ) (
     input  wire          clk,
     input  wire          rst,
     input  wire          adv,    // the lookup stage takes key_in
-    input  wire [W-1:0]  key_nx, // the key that enters it at the next adv
+    input  wire [W-1:0]  key_in, // the key entering the lookup stage
     input  wire          clr,    // with adv: the entering record is a SYNC
     input  wire          upd,    // with adv: commit the stage's lookup
     output reg           hit,
@@ -41,7 +37,6 @@ module trc_dictp #(
 
     localparam N = (1 << ND) - 1;
     localparam [W-1:0] MSB = ~({W{1'b1}} >> 1);
-    localparam [W-1:0] KRV = KR1 != 0 ? {W{1'b1}} : {W{1'b0}};
 
     reg  [N*W-1:0] ent_q;
     wire [N*W-1:0] ent_init;
@@ -54,16 +49,6 @@ module trc_dictp #(
     reg            clr_r;        // the lookup stage's record is a SYNC
     reg            clr_q;        // a SYNC cleared the entries; ent_q follows
     reg            ci_q;         // clr_r || clr_q, as a flop of its own
-    // key_in, the key entering the lookup stage, in flops of its own (the
-    // user's stage register holds it too), so that they sit beside the
-    // entries; they and key_q are reset (to KRV), unlike the user's copies,
-    // so that synthesis does not merge them
-    reg  [W-1:0]   key_in;
-    always @(posedge clk)
-        if (rst)
-            key_in <= KRV;
-        else if (adv)
-            key_in <= key_nx;
 
     genvar g;
     generate
@@ -131,12 +116,10 @@ module trc_dictp #(
             clr_r <= 1'b0;
             clr_q <= 1'b0;
             ci_q  <= 1'b0;
-            key_q <= KRV;
         end else begin
             clr_q <= adv && clr_r;
             ci_q  <= adv ? clr || clr_r : clr_r;
             if (adv) begin
-                key_q <= key_in;
                 clr_r <= clr;
                 chg_q <= chg_d;
                 if (clr_r)
@@ -146,6 +129,7 @@ module trc_dictp #(
             end
         end
         if (adv) begin
+            key_q <= key_in;
             ks_q  <= key_store;
             eq_q  <= eq_d;
             eqn_q <= key_in == key_store;

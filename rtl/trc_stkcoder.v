@@ -133,7 +133,7 @@ module trc_stkcoder #(
     wire [SK-1:0]    raddr;
     wire [SOW-1:0]   raddr_o;
     wire             tb_valid, tb_xtop, tb_pk, tb_eq_ok, tb_up_ok, tb_dn_ok;
-    wire [INFO_W:0]  tb_rec;
+    wire [INFO_W:0]  tb_rec, pr_rec;
     wire [SK-1:0]    tb_idx;
     wire [SOW-1:0]   tb_oidx;
     wire [LW-1:0]    tb_dlen;
@@ -205,7 +205,7 @@ module trc_stkcoder #(
         .e_pdata(e_pdata), .e_new(e_new), .e_wr(e_wr),
         .o_raw(o_raw), .o_fwd(o_fwd), .o_hit(o_hit), .o_ok(o_ok), .o_phit(o_phit),
         .o_pdata(o_pdata), .o_new(o_new), .o_wr(o_wr),
-        .clr(t_clr), .waddr(waddr), .waddr_o(waddr_o),
+        .clr(t_clr), .waddr(waddr), .waddr_o(waddr_o), .pr_rec(pr_rec),
         .sy_valid(sy_valid), .sy_rec(sy_rec), .sy_pk(sy_pk), .sy_pred(sy_pred),
         .sy_xtop(sy_xtop), .sy_sym(sy_sym), .sy_j(sy_j), .sy_m(sy_m), .sy_eh(sy_eh),
         .sy_em(sy_em), .sy_split(sy_split), .sy_nearo(sy_nearo), .sy_ndn(sy_ndn),
@@ -237,7 +237,7 @@ module trc_stkcoder #(
         .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W), .MODE(MODE), .MAXLEN(MAXLEN),
         .LW(LW), .TSW(TSW), .FULL(FULL)
     ) u_sym (
-        .clk(clk), .rst(rst), .adv(adv_s), .tb_rec(tb_rec), .pr_clr(t_clr),
+        .clk(clk), .rst(rst), .adv(adv_s), .pr_rec(pr_rec), .pr_clr(t_clr),
         .sy_valid(sy_valid), .sy_rec(sy_rec), .sy_pk(sy_pk), .sy_pred(sy_pred),
         .sy_xtop(sy_xtop), .sy_sym(sy_sym), .sy_j(sy_j), .sy_m(sy_m), .sy_eh(sy_eh),
         .sy_em(sy_em), .sy_split(sy_split), .sy_nearo(sy_nearo), .sy_ndn(sy_ndn),

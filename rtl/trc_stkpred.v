@@ -65,6 +65,8 @@ module trc_stkpred #(
     output wire               clr,      // a SYNC: clear the tables
     output wire [SK-1:0]      waddr,
     output wire [SOW-1:0]     waddr_o,
+    // ---- the prediction stage's record (its keys enter the dictionaries)
+    output reg  [INFO_W:0]    pr_rec,
     // ---- the symbol stage's registers (loaded on adv)
     output reg                sy_valid,
     output reg  [INFO_W:0]    sy_rec,
@@ -94,7 +96,6 @@ module trc_stkpred #(
     wire [FW-1:0]     tb_fkey = tb_rec[FW-1:0];
     wire [OV-1:0]     tb_oev  = tb_rec[OV-1:0];
     wire              tb_sync = tb_os && tb_rec[VAL_W +: TYPE_W] == T_SYNC;
-    reg  [INFO_W:0]   pr_rec;
     reg               pr_valid, pr_xtop, pr_pk, pr_clr, pr_ewr, pr_owr;
     reg  [SK-1:0]     pr_idx;
     reg  [SOW-1:0]    pr_oidx;

@@ -43,10 +43,9 @@ module trc_stksym #(
     input  wire               clk,
     input  wire               rst,
     input  wire               adv,
-    // ---- the table stage's record (its keys enter the dictionaries at the
-    // next adv, a copy of the prediction stage's)
-    input  wire [INFO_W:0]    tb_rec,
-    input  wire               pr_clr,   // the prediction stage's is a SYNC: they clear after it
+    // ---- the prediction stage's record (its keys enter the dictionaries)
+    input  wire [INFO_W:0]    pr_rec,
+    input  wire               pr_clr,   // it is a SYNC: the dictionaries clear after it
     // ---- the symbol stage (trc_stkpred's sy_* registers)
     input  wire               sy_valid,
     input  wire [INFO_W:0]    sy_rec,
@@ -163,15 +162,15 @@ module trc_stksym #(
     wire [ND_V-1:0] v_code;
     wire            os_upd = sy_valid && os && (!M2 || !sy_pred);
     trc_dictp #(.ND(ND_F), .W(FW), .FLIP(M2 ? 0 : 1)) u_fdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_nx(tb_rec[FW-1:0]), .clr(pr_clr),
+        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[FW-1:0]), .clr(pr_clr),
         .upd(sy_valid && fn && !sy_pred && !sy_xtop), .hit(f_hit), .code(f_code)
     );
     trc_dictp #(.ND(ND_T), .W(TYPE_W), .FLIP(0)) u_tdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_nx(tb_rec[VAL_W +: TYPE_W]), .clr(pr_clr),
+        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[VAL_W +: TYPE_W]), .clr(pr_clr),
         .upd(os_upd), .hit(t_hit), .code(t_code)
     );
-    trc_dictp #(.ND(ND_V), .W(VAL_W), .FLIP(0), .KR1(1)) u_vdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_nx(tb_rec[VAL_W-1:0]), .clr(pr_clr),
+    trc_dictp #(.ND(ND_V), .W(VAL_W), .FLIP(0)) u_vdict (
+        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[VAL_W-1:0]), .clr(pr_clr),
         .upd(os_upd), .hit(v_hit), .code(v_code)
     );
 
@@ -371,7 +370,7 @@ module trc_stksym #(
         end
     end
 
-    wire unused = ^{tb_rec[INFO_W:FW]};
+    wire unused = ^{pr_rec[INFO_W:FW]};
 
 endmodule
 
