@@ -29,7 +29,7 @@ module trc_dictp #(
     input  wire          rst,
     input  wire          adv,    // the lookup stage takes key_in
     input  wire [W-1:0]  key_in, // the key entering the lookup stage
-    input  wire          clr,    // with adv: the stage's record is a SYNC
+    input  wire          clr,    // with adv: the entering record is a SYNC
     input  wire          upd,    // with adv: commit the stage's lookup
     output reg           hit,
     output reg  [ND-1:0] code
@@ -46,7 +46,9 @@ module trc_dictp #(
     reg  [N-1:0]   chg_q;        // the entry the record ahead changed since
     reg            eqn_q;        // key_q == that entry's new value
     reg  [W-1:0]   ks_q;         // that value, written into ent_q a clock late
+    reg            clr_r;        // the lookup stage's record is a SYNC
     reg            clr_q;        // a SYNC cleared the entries; ent_q follows
+    reg            ci_q;         // clr_r || clr_q, as a flop of its own
 
     genvar g;
     generate
@@ -84,7 +86,9 @@ module trc_dictp #(
     // The one-hot of the entry this lookup changes, and the compares of the
     // entering key with the entries as they stand after the record ahead:
     // ent_q, except the one it changed (chg_q, not yet written) or all of
-    // them after a SYNC (clr_q, not yet cleared).
+    // them after a SYNC (clr_q, not yet cleared) or beside one (clr_r); the
+    // two clear flags come as one flop (ci_q), so that the select after the
+    // key compares has one input less.
     wire [N-1:0] chg_d, eq_d;
     wire         eqk = key_in == ks_q;
     generate
@@ -92,8 +96,8 @@ module trc_dictp #(
             wire [ND-1:0] idx = g;
             wire          wr  = upd && !hit && wp_q == idx;
             wire          fl  = (FLIP != 0) && upd && first[g];
-            assign chg_d[g] = !clr && (wr || fl);
-            assign eq_d[g]  = clr || clr_q ? key_in == ent_init[g*W +: W] :
+            assign chg_d[g] = !clr_r && (wr || fl);
+            assign eq_d[g]  = ci_q ? key_in == ent_init[g*W +: W] :
                               chg_q[g] ? eqk : key_in == ent_q[g*W +: W];
             // a pending write repeats until the next one: same value
             always @(posedge clk) begin
@@ -109,12 +113,16 @@ module trc_dictp #(
         if (rst) begin
             wp_q  <= {ND{1'b0}};
             chg_q <= {N{1'b0}};
+            clr_r <= 1'b0;
             clr_q <= 1'b0;
+            ci_q  <= 1'b0;
         end else begin
-            clr_q <= adv && clr;
+            clr_q <= adv && clr_r;
+            ci_q  <= adv ? clr || clr_r : clr_r;
             if (adv) begin
+                clr_r <= clr;
                 chg_q <= chg_d;
-                if (clr)
+                if (clr_r)
                     wp_q <= {ND{1'b0}};
                 else if (upd && !hit)
                     wp_q <= (wp_q == N[ND-1:0] - 1'b1) ? {ND{1'b0}} : wp_q + 1'b1;

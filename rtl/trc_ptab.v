@@ -171,11 +171,16 @@ module trc_ptab #(
             // rows of the last three writes stay in registers (w1_row_q,
             // w2_row_q, w3_row_q) and flags loaded at the ld say which
             // one it is (none: zero), so that the row compares end in
-            // flops, not in the select of a whole row.
+            // flops, not in the select of a whole row. The entry's flag
+            // in them is an AND-OR with one-hots of its column, one per
+            // row it may be in (none set: not that row), loaded at the ld
+            // too: no 32-way select after the flops.
             wire [NC-1:0] frow;
             reg  [NC-1:0] w2_row_q, w3_row_q;
             reg  [LB-1:0] w2_row;
             reg           fr_q, rowf_hit_q, rf0_q, rf1_q, rf2_q;
+            reg  [NC-1:0] oh0_q, oh1_q, oh2_q, ohf_q;
+            wire [NC-1:0] col = {{(NC-1){1'b0}}, 1'b1} << ra_q[SK-1:LB];
             trc_ram #(.AW(LB), .W(NC)) u_flags (
                 .clk(clk), .we(w1_q), .waddr(w1_row), .wdata(w1_row_q),
                 .re(ld), .raddr(raddr[LB-1:0]), .oe(ld), .rdata(frow)
@@ -183,22 +188,32 @@ module trc_ptab #(
             wire w0r = wpend && w0_req_q;
             wire w1r = w1_q && w1_row == ra_row;
             wire w2r = w2_q && w2_row == ra_row;
+            wire rh  = cpend || w0r || w1r || c1_q || w2r;
+            wire rf0 = !cpend && w0r;
+            wire rf1 = !cpend && !w0r && w1r;
+            wire rf2 = !cpend && !w0r && !w1r && !c1_q && w2r;
             always @(posedge clk)
                 if (ld) begin
                     w2_row_q   <= w1_row_q;
                     w2_row     <= w1_row;
                     fr_q       <= fresh_q[ra_row];
                     w3_row_q   <= w2_row_q;
-                    rowf_hit_q <= cpend || w0r || w1r || c1_q || w2r;
-                    rf0_q      <= !cpend && w0r;
-                    rf1_q      <= !cpend && !w0r && w1r;
-                    rf2_q      <= !cpend && !w0r && !w1r && !c1_q && w2r;
+                    rowf_hit_q <= rh;
+                    rf0_q      <= rf0;
+                    rf1_q      <= rf1;
+                    rf2_q      <= rf2;
+                    oh0_q      <= {NC{rf0}} & col;
+                    oh1_q      <= {NC{rf1}} & col;
+                    oh2_q      <= {NC{rf2}} & col;
+                    ohf_q      <= {NC{!rh}} & col;
                 end
             // (w1_row_q is w0_new since the ld)
             wire [NC-1:0] rowf = rf0_q ? w1_row_q : rf1_q ? w2_row_q :
                                  rf2_q ? w3_row_q : {NC{1'b0}};
             assign row_w  = rowf_hit_q ? rowf : fr_q ? frow : {NC{1'b0}};
-            assign rvalid = rowf_hit_q ? rowf[rhi_q] : fr_q && frow[rhi_q];
+            assign rvalid = |(oh0_q & w1_row_q | oh1_q & w2_row_q | oh2_q & w3_row_q) ||
+                            fr_q && |(ohf_q & frow);
+            wire unused_rhi = ^rhi_q;
         end else begin : g_flut
             // One 1-bit LUT RAM per flag of a row, all written together (one
             // write enable per row: iCE40 flops, which these become there,

@@ -45,6 +45,7 @@ module trc_stksym #(
     input  wire               adv,
     // ---- the prediction stage's record (its keys enter the dictionaries)
     input  wire [INFO_W:0]    pr_rec,
+    input  wire               pr_clr,   // it is a SYNC: the dictionaries clear after it
     // ---- the symbol stage (trc_stkpred's sy_* registers)
     input  wire               sy_valid,
     input  wire [INFO_W:0]    sy_rec,
@@ -80,11 +81,6 @@ module trc_stksym #(
     wire [INFO_W-1:0] info  = sy_rec[INFO_W-1:0];
     wire [TYPE_W-1:0] otype = info[VAL_W +: TYPE_W];
     wire              flush = os && (otype == T_END || otype == T_SYNC);
-    // (a SYNC clears the dictionaries: decoded as the record enters)
-    reg               sync;
-    always @(posedge clk)
-        if (adv)
-            sync <= pr_rec[INFO_W] && pr_rec[VAL_W +: TYPE_W] == T_SYNC;
 
     // ---- the delta symbol's rank in its alphabet. Its place in the order
     // of m (EQ NEAR L0 L+1 L-1 L+2 L-2 L+3 L-3 L+4, or L0 .. L+3 EQ NEAR L-3
@@ -164,63 +160,57 @@ module trc_stksym #(
     wire [ND_F-1:0] f_code;
     wire [ND_T-1:0] t_code;
     wire [ND_V-1:0] v_code;
-    wire            d_clr  = sy_valid && sync;
     wire            os_upd = sy_valid && os && (!M2 || !sy_pred);
     trc_dictp #(.ND(ND_F), .W(FW), .FLIP(M2 ? 0 : 1)) u_fdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[FW-1:0]), .clr(d_clr),
+        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[FW-1:0]), .clr(pr_clr),
         .upd(sy_valid && fn && !sy_pred && !sy_xtop), .hit(f_hit), .code(f_code)
     );
     trc_dictp #(.ND(ND_T), .W(TYPE_W), .FLIP(0)) u_tdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[VAL_W +: TYPE_W]), .clr(d_clr),
+        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[VAL_W +: TYPE_W]), .clr(pr_clr),
         .upd(os_upd), .hit(t_hit), .code(t_code)
     );
     trc_dictp #(.ND(ND_V), .W(VAL_W), .FLIP(0)) u_vdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[VAL_W-1:0]), .clr(d_clr),
+        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[VAL_W-1:0]), .clr(pr_clr),
         .upd(os_upd), .hit(v_hit), .code(v_code)
     );
 
+    // ---- what the split, sum and length stages only carry to the length
+    // stage, in one bundle per stage: flush, fields (!pred), os, xtop, the
+    // dictionaries' hits and codes, info
+    localparam CW = 7 + ND_F + ND_T + ND_V + INFO_W;
+    wire [CW-1:0] sy_c = {flush, !sy_pred, os, sy_xtop, f_hit, t_hit, v_hit,
+                          f_code, t_code, v_code, info};
+    reg  [CW-1:0] sx_c, sm_c, ln_c;
+
     // ---- the split stage's registers: the parts, the rank and the step 2
     // code, before the rank code and the prefix are put together
-    reg              sx_valid, sx_flush, sx_os, sx_pred, sx_xtop, sx_pk, sx_npx, sx_last;
-    reg              sx_fh, sx_th, sx_vh;
+    reg              sx_valid, sx_pred, sx_pk, sx_npx, sx_last;
     reg [TSW-1:0]    sx_pl;
     reg [SW-1:0]     sx_pl_len;
     reg [3:0]        sx_pos;
     reg [1:0]        sx_rinc;
     reg [11:0]       sx_s2;
     reg [3:0]        sx_s2_len;
-    reg [ND_F-1:0]   sx_fc;
-    reg [ND_T-1:0]   sx_tc;
-    reg [ND_V-1:0]   sx_vc;
-    reg [INFO_W-1:0] sx_info;
     always @(posedge clk) begin
         if (adv) begin
-            sx_flush  <= flush;
-            sx_os     <= os;
+            sx_c      <= sy_c;
             sx_pred   <= sy_pred;
-            sx_xtop   <= sy_xtop;
             sx_pk     <= sy_pk;
             sx_npx    <= sy_npx;
             sx_last   <= last;
-            sx_fh     <= f_hit;
-            sx_th     <= t_hit;
-            sx_vh     <= v_hit;
             sx_pl     <= pl;
             sx_pl_len <= pl_len;
             sx_pos    <= pos;
             sx_rinc   <= rinc;
             sx_s2     <= s2;
             sx_s2_len <= s2_len;
-            sx_fc     <= f_code;
-            sx_tc     <= t_code;
-            sx_vc     <= v_code;
-            sx_info   <= info;
         end
         if (rst)
             sx_valid <= 1'b0;
         else if (adv)
             sx_valid <= sy_valid;
     end
+    wire sx_os = sx_c[CW-3];                 // after flush and fields
 
     // ---- the split stage: the rank code (rank ones, a zero) and the prefix
     wire [3:0]  sx_rank = sx_pos + {2'd0, sx_rinc};
@@ -261,37 +251,22 @@ module trc_stksym #(
     end
 
     // ---- the sum stage's registers: the parts and their lengths
-    reg              sm_valid, sm_flush, sm_os, sm_fields, sm_xtop;
-    reg              sm_fh, sm_th, sm_vh;
+    reg              sm_valid;
     reg [TSW-1:0]    sm_pl;
     reg [12:0]       sm_dr;
     reg [PFW-1:0]    sm_pf;
     reg [SW-1:0]     sm_pl_len;
     reg [3:0]        sm_dr_len;
     reg [4:0]        sm_pf_len;
-    reg [ND_F-1:0]   sm_fc;
-    reg [ND_T-1:0]   sm_tc;
-    reg [ND_V-1:0]   sm_vc;
-    reg [INFO_W-1:0] sm_info;
     always @(posedge clk) begin
         if (adv) begin
-            sm_flush  <= sx_flush;
-            sm_os     <= sx_os;
-            sm_fields <= !sx_pred;
-            sm_xtop   <= sx_xtop;
-            sm_fh     <= sx_fh;
-            sm_th     <= sx_th;
-            sm_vh     <= sx_vh;
+            sm_c      <= sx_c;
             sm_pl     <= sx_pl;
             sm_dr     <= dr;
             sm_pf     <= pf;
             sm_pl_len <= sx_pl_len;
             sm_dr_len <= dr_len;
             sm_pf_len <= pf_len;
-            sm_fc     <= sx_fc;
-            sm_tc     <= sx_tc;
-            sm_vc     <= sx_vc;
-            sm_info   <= sx_info;
         end
         if (rst)
             sm_valid <= 1'b0;
@@ -301,43 +276,35 @@ module trc_stksym #(
 
     // ---- the sum stage: where the rank code and the prefix start, and the
     // end of the prefix (two short adders)
-    reg              ln_valid, ln_flush, ln_os, ln_fields, ln_xtop;
-    reg              ln_fh, ln_th, ln_vh;
+    reg              ln_valid;
     reg [TSW-1:0]    ln_pl;
     reg [12:0]       ln_dr;
     reg [PFW-1:0]    ln_pf;
     reg [SW-1:0]     ln_sh_dr, ln_sh_pf;
     reg [RW-1:0]     ln_top;
-    reg [ND_F-1:0]   ln_fc;
-    reg [ND_T-1:0]   ln_tc;
-    reg [ND_V-1:0]   ln_vc;
-    reg [INFO_W-1:0] ln_info;
     wire [SW-1:0] sh_pf = sm_pl_len + {{(SW-4){1'b0}}, sm_dr_len};
     always @(posedge clk) begin
         if (adv) begin
-            ln_flush  <= sm_flush;
-            ln_os     <= sm_os;
-            ln_fields <= sm_fields;
-            ln_xtop   <= sm_xtop;
-            ln_fh     <= sm_fh;
-            ln_th     <= sm_th;
-            ln_vh     <= sm_vh;
+            ln_c      <= sm_c;
             ln_pl     <= sm_pl;
             ln_dr     <= sm_dr;
             ln_pf     <= sm_pf;
             ln_sh_dr  <= sm_pl_len;
             ln_sh_pf  <= sh_pf;
             ln_top    <= {{(RW-SW){1'b0}}, sh_pf} + {{(RW-5){1'b0}}, sm_pf_len};
-            ln_fc     <= sm_fc;
-            ln_tc     <= sm_tc;
-            ln_vc     <= sm_vc;
-            ln_info   <= sm_info;
         end
         if (rst)
             ln_valid <= 1'b0;
         else if (adv)
             ln_valid <= sm_valid;
     end
+    wire              ln_flush, ln_fields, ln_os, ln_xtop, ln_fh, ln_th, ln_vh;
+    wire [ND_F-1:0]   ln_fc;
+    wire [ND_T-1:0]   ln_tc;
+    wire [ND_V-1:0]   ln_vc;
+    wire [INFO_W-1:0] ln_info;
+    assign {ln_flush, ln_fields, ln_os, ln_xtop, ln_fh, ln_th, ln_vh,
+            ln_fc, ln_tc, ln_vc, ln_info} = ln_c;
 
     // ---- the length stage. The fields: 0 none, 1 exit of top, 2 function
     // hit, 3 function miss, 4..7 OS with {type hit, value hit} = 11, 10,
