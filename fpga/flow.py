@@ -64,6 +64,10 @@ def main(argv):
             return 1
         if cmd == "pnr":
             a[5] = os.path.relpath(os.path.abspath(a[5]), runner.ROOT)
+            if a[4] == a[5]:
+                sys.stderr.write("flow.py pnr: %s: the output is the input netlist's "
+                                 "result file; refusing to overwrite it\n" % a[4])
+                return 1
         os.chdir(runner.ROOT)
     if cmd in ("synth", "wrap") and len(a) == 4:
         if a[2] not in designs.ARCHS or a[2] not in designs.DESIGNS[a[1]].archs:

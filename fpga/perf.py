@@ -11,6 +11,7 @@ import re
 import subprocess
 
 from designs import DESIGNS
+import runner
 from runner import ROOT
 
 
@@ -95,5 +96,5 @@ def perf(out, seeds):
                                   "unit": p.unit}
         if p.note:
             res["designs"][d.name]["note"] = p.note
-    json.dump(res, open(out, "w"), indent=1)
+    runner.write_result(res, out)
     return 0

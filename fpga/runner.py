@@ -42,6 +42,15 @@ def output_path(path, yowasp):
     return rel
 
 
+def write_result(res, out):
+    """Writes a result file beside out, then renames it over out, so that a
+    run killed half-way leaves the earlier result (or none), never half a file."""
+    tmp = "%s.tmp%d" % (out, os.getpid())
+    with open(tmp, "w") as f:
+        json.dump(res, f, indent=1)
+    os.replace(tmp, out)
+
+
 def run(cmd, log):
     """Runs cmd (list) in ROOT, output to log; returns (rc, seconds)."""
     t0 = time.time()
@@ -209,7 +218,7 @@ def synthesize(name, arch, out, wrapped):
             res["error"] = str(e)
     else:
         res["error"] = first_error(base + ".log")
-    json.dump(res, open(out, "w"), indent=1)
+    write_result(res, out)
     return 0 if res["ok"] else 1
 
 
@@ -246,7 +255,7 @@ def place_route(name, dev, seed, out, wrapped):
         res["note"] = w["note"]
     if not w.get("ok"):
         res["error"] = "the wrapped synthesis failed: " + w.get("error", "see its log")
-        json.dump(res, open(out, "w"), indent=1)
+        write_result(res, out)
         return 1
     for k in ("lut4", "ff", "carry", "bram"):
         res[k] = w.get(k)
@@ -289,7 +298,7 @@ def place_route(name, dev, seed, out, wrapped):
             res["error"] = "%s: unreadable report (%s)" % (rep, e)
     else:
         res["error"] = first_error(base + ".pnr.log")
-    json.dump(res, open(out, "w"), indent=1)
+    write_result(res, out)
     return 0 if res["ok"] else 1
 
 

