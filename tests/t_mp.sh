@@ -5,7 +5,8 @@
 # multi-CPU encoder, every CPU's events and LOST counts exact, markers in
 # every CPU at one time, controls, fairness and one record per clock under
 # saturation) on 1, 2, 4, 5 and 8 CPUs with stalls, saturation, storms and
-# SYNC records (each returns every CPU's dictionary banks to reset);
+# SYNC records (each returns every CPU's dictionary banks to reset), and
+# directed probes of the broadcast rule's "TIME_EXT falling due" term;
 # the 2- and 4-CPU PicoRV32 systems end to end (lock never held twice,
 # markers once per CPU at one time, each CPU's calls as its firmware
 # counted); mp_check.py made to fail; and the host tools on traces of several
