@@ -7,8 +7,9 @@
 # one record; and NT = 10 on 3 CPUs with 4-record FIFOs, where a TIME_EXT
 # falls due after 1023 ticks without a record (in storms too), so that
 # broadcasts wait on one (the ready rule's `due` term, docs/rtl.md
-# "Markers, start/stop and drain"; a smaller NT would keep the drain from
-# ever being quiet for the harness's 200 clocks).
+# "Markers, start/stop and drain", which the harness's --probes reach; a
+# smaller NT would keep the drain from ever being quiet for the harness's
+# 200 clocks).
 # (Recursive variables: sim/sim.mk's SIM_P_paper and sim_build may be
 # included after this file.)
 MP_SETS    := mp1 mp2 mp4 mp8 mp5n mp3t

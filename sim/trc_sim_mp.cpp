@@ -8,7 +8,9 @@
 // words (start/stop of one CPU or all) come as stimulus events on random
 // ports and as pin pulses; SYNC records come as events on random ports (each
 // returns every CPU's dictionaries, every bank, to the reset state and makes
-// CPU 0 current, and ends a tlast word). Checks:
+// CPU 0 current, and ends a tlast word). With --probes, directed probes come
+// first: a broadcast waiting for one CPU made ready in the clock a TIME_EXT
+// falls due on it (probe_stimulus). Checks:
 //   - every byte and tlast equals the C model's multi-CPU encoder fed with
 //     the records the arbiter handed to the coder (their CPU and raw record);
 //   - the stream decoded with the model gives, per CPU, exactly the events
@@ -39,7 +41,7 @@ const unsigned NCPU = TRC_P_NCPU;
 
 struct Opts {
     uint64_t events = 20000, idles = 2, seed = 1, storms = 2, sats = 2, marks = 20, ctls = 12;
-    uint64_t syncs = 12, min_syncs = 0;
+    uint64_t syncs = 12, min_syncs = 0, probes = 0, min_due = 0;
     double stall_out = 0.2, min_rate = 0.0;
     const char *wave = nullptr;
 };
@@ -56,6 +58,10 @@ std::vector<SimOpt> opt_table(Opts &o)
         {"--ctls", SimOpt::UINT, &o.ctls, "N  start/stop requests, ports and pins (12)"},
         {"--syncs", SimOpt::UINT, &o.syncs, "N  SYNC events on random ports (12)"},
         {"--min-syncs", SimOpt::UINT, &o.min_syncs, "N  fail if fewer SYNCs reach the coder (0)"},
+        {"--probes", SimOpt::UINT, &o.probes,
+         "N  probes of the broadcast rule's TIME_EXT falling due, first (0)"},
+        {"--min-due", SimOpt::UINT, &o.min_due,
+         "N  with probes: fail if fewer clocks reach that case (0)"},
         {"--stall-out", SimOpt::DOUBLE, &o.stall_out, "P  output stall probability (0.2)"},
         {"--min-rate", SimOpt::DOUBLE, &o.min_rate,
          "R  fail if records/clock under saturation ends below R"},
@@ -69,6 +75,7 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
         : o_(o), iw_(sim_info_w(p_)), axis_(TRC_P_OUT_W), rng_(o.seed)
     {
         min_syncs_ = o.min_syncs;
+        min_due_ = o.probes ? o.min_due : 0;
     }
 
     bool setup()
@@ -88,16 +95,16 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
     }
 
   private:
-    enum Phase { NORMAL, SAT, STORM, IDLE, DRAIN };
+    enum Phase { NORMAL, SAT, STORM, IDLE, PROBE, DRAIN };
+    enum ProbeStep { PR_QUIET, PR_FILL, PR_WAIT, PR_DRAIN };
 
     const Opts &o_;
     const unsigned iw_;
     const uint64_t pre_ = TRC_P_PRESCALE;
-    const unsigned t_ctl_ = (1u << TRC_P_TYPE_W) - 10;
+    static constexpr uint64_t PROBE_LEAD = 4; // request clocks before the due one
     SimAxisOut axis_;
     SimRng rng_;
 
-    bool tracing_[NCPU];
     // phases
     Phase phase_ = NORMAL;
     uint64_t phase_left_ = 200, phase_len_ = 200, drain_quiet_ = 0;
@@ -105,6 +112,10 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
     uint64_t storm_period_ = 1, storm_on_ = 1;
     double ev_p_ = 0.2;
     bool final_flush_ = false;
+    // probes: step, its first clock, CPU 0's last record written, the
+    // clock of the control request
+    ProbeStep pr_st_ = PR_QUIET;
+    uint64_t pr_since_ = 0, probe_lw_ = 0, pr_req_at_ = 0;
     // the inputs of the last clock: what the core works on now
     bool prev_ev_[NCPU] = {}, prev_req_[NCPU] = {};
     trc_record prev_rec_[NCPU] = {};
@@ -163,6 +174,13 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
     void next_phase()
     {
         const uint64_t maxd = (1ull << p_.nt) - 1;
+        if (probes_ < o_.probes) {
+            phase_ = PROBE;
+            phase_left_ = UINT64_MAX; // the probe ends itself
+            pr_st_ = PR_QUIET;
+            pr_since_ = cycle_;
+            return;
+        }
         if (events_ >= o_.events && idles_ >= o_.idles && storms_ >= o_.storms &&
             sats_ >= o_.sats) {
             phase_ = DRAIN;
@@ -192,16 +210,54 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
         phase_len_ = phase_left_;
     }
 
-    // Falling edge: every CPU's event, the pins and the output readiness;
-    // then what the core does with them in this clock.
+    // Falling edge: this clock's inputs onto the ports, then what the core
+    // did with the last clock's (it runs a clock behind its ports, the time
+    // base too): a broadcast first, then each CPU's own, then the coder's.
     int drive()
     {
         if (phase_left_ == 0)
             next_phase();
         phase_left_--;
-        bool all_ev = phase_ == SAT || phase_ == STORM;
         bool ev[NCPU], req[NCPU];
         trc_record rec[NCPU];
+        if (phase_ == PROBE)
+            probe_stimulus(ev, req, rec);
+        else
+            stimulus(ev, req, rec);
+        drive_ports(ev, rec);
+        top_->eval();
+
+        const uint64_t t = prev_t_;
+        prev_t_ = cycle_ / pre_;
+        for (unsigned k = 0; k < NCPU; k++) {
+            std::swap(ev[k], prev_ev_[k]);
+            std::swap(req[k], prev_req_[k]);
+            std::swap(rec[k], prev_rec_[k]);
+        }
+        uint64_t put = top_->bc_put;
+        trc_record b;
+        b.delta = 0;
+        b.kind = TRC_OS;
+        b.a = (uint32_t)(top_->bc_info >> p_.val_w) & ((1u << p_.type_w) - 1);
+        b.b = (uint32_t)(top_->bc_info & ((1ull << p_.val_w) - 1));
+        if (put && check_broadcast(put, b))
+            return 1;
+        if (check_cpus(t, put, b, top_->tracing, top_->drop, ev, req, rec))
+            return 1;
+        bool measured = phase_ == SAT && phase_left_ < phase_len_ - 200; // FIFOs filled
+        if (take_record(top_->tap_valid, top_->tap_cpu, sim_unpack(p_, top_->tap_rec), measured))
+            return 1;
+        due_cases_ += top_->due_case;
+        if (top_->ts_wr & 1)
+            probe_lw_ = cycle_;
+        return 0;
+    }
+
+    // This clock's events and requests of every CPU (random, by phase), and
+    // the pins and the output readiness.
+    void stimulus(bool ev[], bool req[], trc_record rec[])
+    {
+        bool all_ev = phase_ == SAT || phase_ == STORM;
         // markers and controls spread over the run (and the budget)
         double mark_p = (double)o_.marks / (double)(o_.events + 1) / 2;
         double ctl_p = (double)o_.ctls / (double)(o_.events + 1) / 2;
@@ -224,9 +280,6 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
                 rec[k] = {0, TRC_TYPE_SYNC(&p_), 0, TRC_OS};
                 sync_req_++;
             }
-            put_bits(top_->ev_info, k * iw_, iw_, sim_pack(p_, rec[k]) & ((1ull << iw_) - 1));
-            put_bits(top_->ev_valid, k, 1, ev[k]);
-            put_bits(top_->ev_os, k, 1, rec[k].kind == TRC_OS);
         }
         bool pin_mark = phase_ == NORMAL && mark_req_ + mark_pins_ < o_.marks &&
                         rng_.chance(mark_p / 4);
@@ -234,7 +287,6 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
         bool pin_start = pin_ctl && rng_.below(2);
         mark_pins_ += pin_mark;
         ctl_pins_ += pin_ctl;
-        top_->rst = 0;
         top_->mark = pin_mark;
         top_->mark_value = (uint32_t)rng_.below(1u << (p_.val_w < 12 ? p_.val_w : 12));
         // a saturation starts with every CPU tracing
@@ -249,121 +301,60 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
             top_->m_axis_tready = cycle_ % storm_period_ < storm_on_;
         else
             top_->m_axis_tready = !rng_.chance(o_.stall_out);
-        top_->eval();
+    }
 
-        // what the core did with last clock's inputs (it runs a clock behind
-        // its ports, the time base too): a broadcast first, then each CPU's own
-        const uint64_t t = prev_t_;
-        prev_t_ = cycle_ / pre_;
+    // A probe of the broadcast's ready rule (docs/rtl.md "Markers, start/stop
+    // and drain"): behind a stalled output, CPU 0's FIFO is filled to one
+    // free entry, then CPU 0 is quiet until a TIME_EXT falls due, and a
+    // control word for CPU 0 alone comes on the last port around that clock
+    // (each probe at another offset), so that the broadcast, waiting for
+    // CPU 0 only, would be ready in the clock the TIME_EXT falls due.
+    void probe_stimulus(bool ev[], bool req[], trc_record rec[])
+    {
+        const uint64_t depth = 1ull << TRC_P_FIFO_AW, in = cycle_ - pr_since_;
         for (unsigned k = 0; k < NCPU; k++) {
-            std::swap(ev[k], prev_ev_[k]);
-            std::swap(req[k], prev_req_[k]);
-            std::swap(rec[k], prev_rec_[k]);
+            ev[k] = req[k] = false;
+            rec[k] = random_event();
         }
-        uint64_t put = top_->bc_put;
-        trc_record b;
-        b.delta = 0;
-        b.kind = TRC_OS;
-        b.a = (uint32_t)(top_->bc_info >> p_.val_w) & ((1u << p_.type_w) - 1);
-        b.b = (uint32_t)(top_->bc_info & ((1ull << p_.val_w) - 1));
-        if (put) {
-            if (b.a == t_mark_) {
-                mark_bc_++;
-                mark_vals_.push_back(b.b);
-                if (put != (1ull << NCPU) - 1) {
-                    printf("MARKER at cycle %llu not to every CPU (mask 0x%llx)\n",
-                           (unsigned long long)cycle_, (unsigned long long)put);
-                    return 1;
-                }
+        top_->mark = top_->stop = top_->flush = 0;
+        top_->start = pr_st_ == PR_QUIET && in == 0; // every CPU traces
+        top_->m_axis_tready = pr_st_ == PR_QUIET || pr_st_ == PR_DRAIN;
+        if (pr_st_ == PR_QUIET && in >= 200) {
+            pr_st_ = PR_FILL;
+            pr_since_ = cycle_;
+        } else if (pr_st_ == PR_FILL && in % 8 == 0) {
+            // the last event 8 clocks ago has settled; the FIFO is full
+            // (a TIME_EXT came on top) or CPU 0 is off: this probe misses
+            if (top_->occ0 + 1 == depth || top_->occ0 == depth || in > 4000) {
+                pr_st_ = PR_WAIT;
+                pr_since_ = cycle_;
+                pr_req_at_ = probe_lw_ + ((1ull << p_.nt) - 1) * pre_ + probes_ % 8 - PROBE_LEAD;
             } else {
-                ctl_bc_++;
-                uint64_t want = 0;
-                for (unsigned k = 0; k < NCPU; k++)
-                    if ((b.b >> 1) & 1 || (b.b >> 2) == k)
-                        want |= 1ull << k;
-                if (b.a != t_ctl_ || put != want) {
-                    printf("CONTROL 0x%x at cycle %llu to CPUs 0x%llx, its word names 0x%llx\n",
-                           b.b, (unsigned long long)cycle_, (unsigned long long)put,
-                           (unsigned long long)want);
-                    return 1;
-                }
+                ev[0] = true;
             }
+        } else if (pr_st_ == PR_WAIT && cycle_ == pr_req_at_) {
+            unsigned k = NCPU - 1;
+            ev[k] = req[k] = true;
+            rec[k] = {0, t_ctl_, 1, TRC_OS}; // start, CPU 0 alone
+            ctl_req_++;
+        } else if (pr_st_ == PR_WAIT && cycle_ > pr_req_at_ + 64) {
+            pr_st_ = PR_DRAIN;
+            pr_since_ = cycle_;
+        } else if (pr_st_ == PR_DRAIN && in >= 400) {
+            probes_++;
+            phase_left_ = 0;
         }
+    }
+
+    // Every CPU's event onto its port.
+    void drive_ports(const bool ev[], const trc_record rec[])
+    {
+        top_->rst = 0;
         for (unsigned k = 0; k < NCPU; k++) {
-            bool on = (top_->tracing >> k) & 1, dr = (top_->drop >> k) & 1;
-            if (on != tracing_[k]) {
-                printf("TRACING of CPU %u changed without a control record (cycle %llu)\n", k,
-                       (unsigned long long)cycle_);
-                return 1;
-            }
-            if ((put >> k) & 1) {
-                Ev e = {t, b, false};
-                evs_[k].push_back(e);
-                if (b.a == t_ctl_)
-                    tracing_[k] = b.b & 1; // from the next clock on
-            }
-            if (dr && !ev[k]) {
-                printf("DROP of CPU %u without an event at cycle %llu\n", k,
-                       (unsigned long long)cycle_);
-                return 1;
-            }
-            drops_[k] += dr;
-            if (!ev[k])
-                continue;
-            events_++;
-            if (req[k]) {
-                if (dr) { // not taken: lost, in the CPU's next LOST count
-                    Ev e = {t, rec[k], true};
-                    evs_[k].push_back(e);
-                    (rec[k].a == t_mark_ ? mark_lost_ : ctl_lost_)++;
-                }
-                continue;
-            }
-            if (!on) {
-                if (dr) {
-                    printf("DROP of CPU %u while its tracing is off (cycle %llu)\n", k,
-                           (unsigned long long)cycle_);
-                    return 1;
-                }
-                continue;
-            }
-            bool sync = rec[k].kind == TRC_OS && rec[k].a == TRC_TYPE_SYNC(&p_);
-            if (sync && !dr) { // written, and not a trace record: its ticks
-                syncs_[k]++;   // fold into the CPU's next record
-                continue;
-            }
-            emitted_[k]++;
-            Ev e = {t, rec[k], dr};
-            evs_[k].push_back(e);
+            put_bits(top_->ev_info, k * iw_, iw_, sim_pack(p_, rec[k]) & ((1ull << iw_) - 1));
+            put_bits(top_->ev_valid, k, 1, ev[k]);
+            put_bits(top_->ev_os, k, 1, rec[k].kind == TRC_OS);
         }
-        // the record the arbiter hands to the coder: the model encodes it
-        if (top_->tap_valid) {
-            unsigned cpu = top_->tap_cpu;
-            trc_record r = sim_unpack(p_, top_->tap_rec);
-            uint8_t buf[TRC_MP_MIN_DST];
-            size_t len;
-            if (cpu >= NCPU ||
-                trc_mp_encode_raw(model_.get(), cpu, &r, buf, sizeof buf, &len) != TRC_OK) {
-                printf("BAD RECORD from the arbiter at cycle %llu (CPU %u)\n",
-                       (unsigned long long)cycle_, cpu);
-                return 1;
-            }
-            want_.insert(want_.end(), buf, buf + len);
-            want_rec_.insert(want_rec_.end(), len, taps_);
-            if (r.kind == TRC_OS && (r.a == TRC_TYPE_END(&p_) || r.a == TRC_TYPE_SYNC(&p_)))
-                want_tl_.push_back(want_.size());
-            sync_taps_ += r.kind == TRC_OS && r.a == TRC_TYPE_SYNC(&p_);
-            taps_++;
-            if (phase_ == SAT && phase_left_ < phase_len_ - 200)
-                sat_taken_[cpu]++;
-        }
-        if (phase_ == SAT && phase_left_ < phase_len_ - 200) {
-            sat_clocks_++; // after the FIFOs have filled
-            sat_taps_ += top_->tap_valid;
-            for (unsigned k = 0; k < NCPU; k++)
-                sat_off_[k] += !tracing_[k];
-        }
-        return 0;
     }
 
     int cycle(bool &done)

@@ -2,7 +2,11 @@
 // Brings out, beside the core's ports, what the harness needs to check the
 // stream bit for bit and the broadcasts against the C model: each record the
 // arbiter hands to the coder (its CPU and raw record), and each marker or
-// control record written into the time-stampers (to which CPUs, which record).
+// control record written into the time-stampers (to which CPUs, which record),
+// and for the directed probes of the broadcast's ready rule: each CPU's
+// time-stamper writes, CPU 0's FIFO occupancy, and the clocks in which the
+// rule's "TIME_EXT falling due" term decides (docs/rtl.md "Markers,
+// start/stop and drain").
 // Parameters: those of trc_mpcore; REC_W, INFO_W derived, do not set.
 `default_nettype none
 `include "trc_format.vh"
@@ -46,7 +50,11 @@ module trc_sim_mp #(
     output wire [7:0]             tap_cpu,
     output wire [REC_W-1:0]       tap_rec,
     output wire [NCPU-1:0]        bc_put,     // a broadcast record goes to these
-    output wire [INFO_W-1:0]      bc_info     // ... with this info field
+    output wire [INFO_W-1:0]      bc_info,    // ... with this info field
+    output wire [NCPU-1:0]        ts_wr,      // CPU k's time-stamper writes a record
+    output wire [FIFO_AW:0]       occ0,       // CPU 0's FIFO occupancy
+    output wire                   due_case    // the broadcast would be ready next
+                                              // clock but for a TIME_EXT falling due
 );
 
     trc_mpcore #(
@@ -66,6 +74,28 @@ module trc_sim_mp #(
     assign tap_rec   = u_core.u_enc.arb_rec;
     assign bc_put    = u_core.put;
     assign bc_info   = u_core.b_info;
+    assign occ0      = u_core.g_cpu[0].occ_q;
+
+    // due_case: the broadcast is pending and does not go now, every CPU of
+    // its mask can write it now, none has an event of its own next clock (or
+    // the wait ends), and a TIME_EXT of one of them falls due now: only the
+    // rule's due term keeps it from going next clock, into a time-stamper
+    // that will then have a TIME_EXT waiting. (Made from the time-stampers'
+    // own `due`, not from the term, so a build without the term still counts
+    // the case.)
+    wire [NCPU-1:0] ts_due;
+    genvar g;
+    generate
+        for (g = 0; g < NCPU; g = g + 1) begin : g_obs
+            assign ts_due[g] = u_core.g_cpu[g].ts_due;
+            assign ts_wr[g]  = u_core.g_cpu[g].ts_valid;
+        end
+    endgenerate
+    assign due_case = u_core.bv_q && !u_core.go &&
+                      (u_core.bmask_q & ~u_core.bc_ok) == {NCPU{1'b0}} &&
+                      (u_core.bmask_q & u_core.bc_ok & ts_due) != {NCPU{1'b0}} &&
+                      ((u_core.bmask_q & u_core.ev_d & u_core.en_q) == {NCPU{1'b0}} ||
+                       u_core.bwait_q <= 8'd1);
 
 endmodule
 

@@ -5,7 +5,8 @@
 # multi-CPU encoder, every CPU's events and LOST counts exact, markers in
 # every CPU at one time, controls, fairness and one record per clock under
 # saturation) on 1, 2, 4, 5 and 8 CPUs with stalls, saturation, storms and
-# SYNC records (each returns every CPU's dictionary banks to reset);
+# SYNC records (each returns every CPU's dictionary banks to reset), and
+# directed probes of the broadcast rule's "TIME_EXT falling due" term;
 # the 2- and 4-CPU PicoRV32 systems end to end (lock never held twice,
 # markers once per CPU at one time, each CPU's calls as its firmware
 # counted); mp_check.py made to fail; and the host tools on traces of several
@@ -63,6 +64,15 @@ done
 # flags of the clock before, a TIME_EXT falling due included)
 for s in 1 2; do
   echo "+mp3t NT 10: broadcasts beside TIME_EXTs falling due, storms, seed $s|$S/mp_mp3t/Vtrc_sim_mp --events 20000 --idles 2 --storms 4 --stall-out 0.5 --marks 200 --ctls 60 --seed 3$s" >> "$J"
+done
+# directed: probes that put a waiting broadcast's ready decision in the very
+# clock a TIME_EXT falls due on its CPU (CPU 0's FIFO at one free entry
+# behind a stalled output, a control word for CPU 0 alone at eight offsets
+# around that clock); --min-due fails the run if no clock reaches the case
+# (a build without the rule's due term writes the control record into a
+# time-stamper with a TIME_EXT waiting, and the run fails)
+for s in 1 2; do
+  echo "+mp3t probes: a broadcast ready in the clock a TIME_EXT falls due, seed $s|$S/mp_mp3t/Vtrc_sim_mp --events 3000 --idles 0 --storms 1 --sats 0 --probes 8 --min-due 1 --seed 4$s" >> "$J"
 done
 run_jobs "$J" "trc_mpcore harness runs"
 
