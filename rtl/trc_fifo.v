@@ -6,6 +6,10 @@
 // the next read address, and a word becomes visible one clock after its
 // write: the read never needs the word being written, so the memory maps
 // to block RAM without a write-through bypass (the iCE40 has no LUT RAM).
+// The read address is a select between the read pointer and its successor,
+// both flops, by the read handshake, whose valid half is a flop too: the
+// reader's ready goes through one select to the memory's address (this is
+// trc_core's path from the encoder's input skid into the FIFO's memory).
 // Parameters:
 //   W  - data width
 //   AW - address bits; 2^AW entries
@@ -40,11 +44,14 @@ module trc_fifo #(
     reg [W-1:0] mem [0:DEPTH-1];
     reg [W-1:0] out_q;
     reg [AW:0]  wp_q, wp_d, rp_q, rp_d;
+    reg [AW:0]  rp1_q;  // rp_q + 1
     reg [AW:0]  wv_q;   // write pointer a clock late: words readable below it
+    wire        unused_wv = ^wv_q;  // read by the checks only (empty_q holds its compare)
     reg         full_q, full_d;
+    reg         empty_q; // wv_q == rp_q
 
     wire [AW:0] used  = wp_q - rp_q;
-    wire        empty = wv_q == rp_q;
+    wire        empty = empty_q;
     wire        afull = used == DEPTH[AW:0] - 1'b1;  // one entry free
     wire        full  = full_q;
     wire        wr    = s_axis_tvalid && !full;
@@ -56,7 +63,7 @@ module trc_fifo #(
 
     always @* begin
         wp_d = wr ? wp_q + 1'b1 : wp_q;
-        rp_d = rd ? rp_q + 1'b1 : rp_q;
+        rp_d = rd ? rp1_q : rp_q;
         full_d = full_q ? !rd : (wr && !rd && afull);
     end
 
@@ -67,13 +74,18 @@ module trc_fifo #(
         if (rst) begin
             wp_q   <= {(AW+1){1'b0}};
             wv_q   <= {(AW+1){1'b0}};
-            rp_q   <= {(AW+1){1'b0}};
-            full_q <= 1'b0;
+            rp_q    <= {(AW+1){1'b0}};
+            rp1_q   <= {{AW{1'b0}}, 1'b1};
+            full_q  <= 1'b0;
+            empty_q <= 1'b1;
         end else begin
-            wp_q   <= wp_d;
-            wv_q   <= wp_q;
-            rp_q   <= rp_d;
-            full_q <= full_d;
+            wp_q    <= wp_d;
+            wv_q    <= wp_q;
+            rp_q    <= rp_d;
+            if (rd)
+                rp1_q <= rp1_q + 1'b1;
+            full_q  <= full_d;
+            empty_q <= wp_q == rp_d;
         end
     end
 
@@ -82,6 +94,7 @@ module trc_fifo #(
     assign f_vis  = wv_q - rp_q;
     // the output register holds the head word (makes k-induction hold)
     always @* if (!rst && !empty) assert (out_q == mem[rp_q[AW-1:0]]);
+    always @* if (!rst) assert (empty_q == (wv_q == rp_q) && rp1_q == rp_q + 1'b1);
 `endif
 
 `ifdef TRC_ASSERT
@@ -102,6 +115,8 @@ module trc_fifo #(
                 else $error("%m: read while empty (underflow)");
             assert (full_q == (used == DEPTH[AW:0]))
                 else $error("%m: full flag disagrees with the occupancy");
+            assert (empty_q == (wv_q == rp_q) && rp1_q == rp_q + 1'b1)
+                else $error("%m: empty flag or next read pointer disagrees with the pointers");
         end
         if (!rst && past_stall_q)
             assert (m_axis_tvalid && m_axis_tdata == past_data_q)
