@@ -139,12 +139,14 @@ static inline unsigned trc_bitlen(uint32_t x)
     return x ? 32u - (unsigned)__builtin_clz(x) : 0u;
 }
 
-/* Context index: top of stack and previous key, XOR-folded to SK bits. */
-static inline unsigned trc_stk_index(const trc_params *p, const trc_stk *s)
+/* Context index: top of stack (0 when the stack is empty) and previous
+ * key, XOR-folded to SK bits. */
+static inline unsigned trc_stk_index_of(const trc_params *p, uint32_t top32,
+                                        uint32_t prev)
 {
-    uint64_t top = s->c ? s->stack[s->t] : 0u;
-    uint64_t pflag = s->prev >> p->fid_w;
-    uint64_t pfid = s->prev & ((UINT64_C(1) << p->fid_w) - 1u);
+    uint64_t top = top32;
+    uint64_t pflag = prev >> p->fid_w;
+    uint64_t pfid = prev & ((UINT64_C(1) << p->fid_w) - 1u);
     uint64_t v = (top << 1 | pflag) ^ (pfid << 3) ^ (pfid << (p->sk - 2u));
     /* v has at most FID_W + max(3, SK - 2) bits: as many folds as that
      * takes, the same for every record, so the branch predictor learns the
@@ -159,6 +161,11 @@ static inline unsigned trc_stk_index(const trc_params *p, const trc_stk *s)
 static inline uint32_t trc_stk_top(const trc_stk *s)
 {
     return s->c ? s->stack[s->t] : 0u;
+}
+
+static inline unsigned trc_stk_index(const trc_params *p, const trc_stk *s)
+{
+    return trc_stk_index_of(p, trc_stk_top(s), s->prev);
 }
 
 static inline void trc_stk_reset(const trc_params *p, trc_stk *s)
