@@ -190,10 +190,12 @@ static inline unsigned trc_stk_oalphabet(const trc_pentry *o,
     return n;
 }
 
-/* |d - pd| == 1, in 64 bits: d + 1 wraps at NT = 32. */
-static inline int trc_stk_near(const trc_pentry *e, uint32_t d)
+/* d - pd + 1 in 64 bits: 0, 1 or 2 when d is pd - 1, pd or pd + 1, and
+ * 3 or more for any other d (it wraps when d + 1 < pd), so one compare
+ * tells EQ or NEAR. */
+static inline uint64_t trc_stk_near_u(const trc_pentry *e, uint32_t d)
 {
-    return ((uint64_t)d + 1u == e->pd) | (d == e->pd + 1u); /* no branch */
+    return (uint64_t)d + 1u - e->pd;
 }
 
 /* The delta symbol for delta d under entry e (the encoder's choice); ld is
@@ -213,15 +215,15 @@ static inline unsigned trc_stk_symbol(const trc_pentry *e, uint32_t d,
     unsigned len = d && j3 < 8u ? sym_of_j[j3 & 7u] : SYM_ESC;
     unsigned nearo = ld != TRC_LD_NONE && (d > e->pd) != (ld == TRC_LD_DOWN);
     unsigned near = nearo ? SYM_NEARO : SYM_NEAR;
-    unsigned sym = trc_stk_near(e, d) ? near : len;
-    return d == e->pd ? SYM_EQ : sym;
+    uint64_t u = trc_stk_near_u(e, d);
+    return u < 3u ? (u == 1u ? SYM_EQ : near) : len;
 }
 
 /* The delta prediction fields of an entry after a record with delta d. */
 static inline void trc_stk_delta_update(trc_pentry *e, uint32_t d)
 {
     unsigned len = trc_bitlen(d);
-    int near = d == e->pd || trc_stk_near(e, d);
+    int near = trc_stk_near_u(e, d) < 3u; /* EQ or NEAR */
     e->kb = (uint8_t)(e->kb + (len > e->kb) - (len < e->kb));
     e->m = (uint8_t)!near;
     e->pd = (uint16_t)(d > TRC_PD_MAX ? TRC_PD_MAX : d);
