@@ -568,6 +568,73 @@ static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, const trc_params *p,
 /* A record never needs more bits than this, padding included. */
 #define SAFE_BITS (8u * TRC_MAX_RECORD_BYTES)
 
+/* Adds what a decoder run counted to trc_stats: nf function records
+ * (flook of them through the function dictionary, fhit hits) and nos OS
+ * records (th and vh dictionary hits), tsb bits of timestamp codes. The
+ * widths are the run's. */
+static void run_stats(trc_stats *st, uint64_t nf, uint64_t nos,
+                      uint64_t flook, uint64_t fhit, uint64_t th, uint64_t vh,
+                      uint64_t tsb, unsigned nt, unsigned fw, unsigned tw,
+                      unsigned vw, unsigned ndf, unsigned ndt, unsigned ndv)
+{
+    st->function += nf;
+    st->os += nos;
+    st->raw_bits[TRC_F_TIMESTAMP] += (uint64_t)nt * (nf + nos);
+    st->raw_bits[TRC_F_FUNCTION] += (uint64_t)(fw + 1u) * nf;
+    st->raw_bits[TRC_F_TYPE] += (uint64_t)tw * nos;
+    st->raw_bits[TRC_F_VALUE] += (uint64_t)vw * nos;
+    st->coded_bits[TRC_F_TIMESTAMP] += tsb;
+    st->coded_bits[TRC_F_FUNCTION] += ndf * flook + (fw + 1u) * (flook - fhit);
+    st->coded_bits[TRC_F_TYPE] += ndt * nos + tw * (nos - th);
+    st->coded_bits[TRC_F_VALUE] += ndv * nos + vw * (nos - vh);
+    st->lookups[0] += flook;
+    st->hits[0] += fhit;
+    st->lookups[1] += nos;
+    st->hits[1] += th;
+    st->lookups[2] += nos;
+    st->hits[2] += vh;
+}
+
+/* The decoder runs' OS record: its type and value codes at the top of u,
+ * as get_dict() reads them (dictionaries of tsize and vsize entries, ndt and
+ * ndv address bits, keys of tw and vw bits). Returns the bits taken, or 0
+ * for a reserved type, when nothing has changed (get_record() then takes
+ * the record). Sets o's kind, a and b, and counts the hits in *th, *vh. */
+static TRC_HOT_INLINE unsigned run_os_codes(uint64_t u, trc_record *o,
+                                            trc_dict *td, unsigned *twp,
+                                            unsigned tsize, unsigned ndt,
+                                            unsigned tw, trc_dict *vd,
+                                            unsigned *vwp, unsigned vsize,
+                                            unsigned ndv, unsigned vw,
+                                            uint32_t lost, uint64_t *th,
+                                            uint64_t *vh)
+{
+    unsigned a = (unsigned)(u >> (64u - ndt));
+    int thit = a < tsize;
+    uint32_t type = thit ? td->entry[a] : (uint32_t)((u << ndt) >> (64u - tw));
+    if (type >= lost)
+        return 0; /* a reserved record */
+    unsigned tbits = thit ? ndt : ndt + tw;
+    if (!thit) {
+        td->entry[*twp] = type;
+        *twp = *twp + 1u == tsize ? 0u : *twp + 1u;
+    }
+    u <<= tbits;
+    unsigned b = (unsigned)(u >> (64u - ndv));
+    int vhit = b < vsize;
+    uint32_t val = vhit ? vd->entry[b] : (uint32_t)((u << ndv) >> (64u - vw));
+    if (!vhit) {
+        vd->entry[*vwp] = val;
+        *vwp = *vwp + 1u == vsize ? 0u : *vwp + 1u;
+    }
+    o->kind = TRC_OS;
+    o->a = type;
+    o->b = val;
+    *th += (unsigned)thit;
+    *vh += (unsigned)vhit;
+    return tbits + (vhit ? ndv : ndv + vw);
+}
+
 /* Paper mode's trace records, decoded in a run: function records and OS
  * records of a type below LOST, each from one 64-bit load (the caller makes
  * sure that a record's fields fit the 57 bits it is sure to hold), with the
@@ -590,7 +657,7 @@ static TRC_HOT_INLINE size_t paper_run(trc_decoder *d, bitr *r,
     const unsigned fsize = (1u << ndf) - 1u, tsize = (1u << ndt) - 1u,
                    vsize = (1u << ndv) - 1u;
     const uint32_t lost = TRC_TYPE_LOST(&d->p);
-    uint32_t *fe = d->fdict.entry, *te = d->tdict.entry, *ve = d->vdict.entry;
+    uint32_t *fe = d->fdict.entry;
     unsigned fwp = d->fdict.wp, twp = d->tdict.wp, vwp = d->vdict.wp;
     uint64_t nos = 0, fmiss = 0, th = 0, vh = 0, tsb = 0;
     size_t n = 0;
@@ -628,32 +695,13 @@ static TRC_HOT_INLINE size_t paper_run(trc_decoder *d, bitr *r,
             o->b = 0;
             pos += tb + 1u + bits;
         } else {
-            u <<= 1;
-            unsigned a = (unsigned)(u >> (64u - ndt));
-            int thit = a < tsize;
-            uint32_t type = thit ? te[a] : (uint32_t)((u << ndt) >> (64u - tw));
-            if (type >= lost)
+            unsigned bits = run_os_codes(u << 1, o, &d->tdict, &twp, tsize, ndt,
+                                         tw, &d->vdict, &vwp, vsize, ndv, vw,
+                                         lost, &th, &vh);
+            if (!bits)
                 break; /* a reserved record: get_record() */
-            unsigned tbits = thit ? ndt : ndt + tw;
-            if (!thit) {
-                te[twp] = type;
-                twp = twp + 1u == tsize ? 0u : twp + 1u;
-            }
-            u <<= tbits;
-            unsigned b = (unsigned)(u >> (64u - ndv));
-            int vhit = b < vsize;
-            uint32_t val = vhit ? ve[b] : (uint32_t)((u << ndv) >> (64u - vw));
-            if (!vhit) {
-                ve[vwp] = val;
-                vwp = vwp + 1u == vsize ? 0u : vwp + 1u;
-            }
-            o->kind = TRC_OS;
-            o->a = type;
-            o->b = val;
-            th += (unsigned)thit;
-            vh += (unsigned)vhit;
             nos++;
-            pos += tb + 1u + tbits + (vhit ? ndv : ndv + vw);
+            pos += tb + 1u + bits;
         }
         o->delta = delta;
         tsb += tb;
@@ -666,24 +714,9 @@ static TRC_HOT_INLINE size_t paper_run(trc_decoder *d, bitr *r,
     if (n)
         d->ended = 0;
     uint64_t nf = n - nos, fh = nf - fmiss;
-    trc_stats *st = &d->st;
-    st->function += nf;
-    st->os += nos;
-    st->kind_bits += nf + nos;
-    st->raw_bits[TRC_F_TIMESTAMP] += (uint64_t)nt * (nf + nos);
-    st->raw_bits[TRC_F_FUNCTION] += (uint64_t)(fw + 1u) * nf;
-    st->raw_bits[TRC_F_TYPE] += (uint64_t)tw * nos;
-    st->raw_bits[TRC_F_VALUE] += (uint64_t)vw * nos;
-    st->coded_bits[TRC_F_TIMESTAMP] += tsb;
-    st->coded_bits[TRC_F_FUNCTION] += ndf * nf + (fw + 1u) * (nf - fh);
-    st->coded_bits[TRC_F_TYPE] += ndt * nos + tw * (nos - th);
-    st->coded_bits[TRC_F_VALUE] += ndv * nos + vw * (nos - vh);
-    st->lookups[0] += nf;
-    st->hits[0] += fh;
-    st->lookups[1] += nos;
-    st->hits[1] += th;
-    st->lookups[2] += nos;
-    st->hits[2] += vh;
+    d->st.kind_bits += nf + nos;
+    run_stats(&d->st, nf, nos, nf, fh, th, vh, tsb, nt, fw, tw, vw, ndf, ndt,
+              ndv);
     return n;
 }
 
@@ -766,7 +799,7 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
     memcpy(ring, s->stack, sizeof ring);
     unsigned t = s->t, c = s->c;
     uint32_t top = trc_stk_top(s), prev = s->prev;
-    uint32_t *fe = d->fdict.entry, *te = d->tdict.entry, *ve = d->vdict.entry;
+    uint32_t *fe = d->fdict.entry;
     unsigned fwp = d->fdict.wp, twp = d->tdict.wp, vwp = d->vdict.wp;
     uint64_t nos = 0, flook = 0, fhit = 0, th = 0, vh = 0, tsb = 0, kindb = 0;
     uint64_t npred = 0, ntop = 0, ds[4] = {0, 0, 0, 0};
@@ -775,7 +808,7 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
         uint64_t v = load_be64(src + (pos >> 3)) << (pos & 7u);
         unsigned idx = trc_stk_index_of(p, top, prev);
         trc_pentry *ep = &s->tab[idx];
-        trc_pentry en = {ep->key, 0, ep->pd, ep->kb, ep->m, ep->h};
+        trc_pentry en = trc_stk_run_load(ep);
         unsigned hm = (unsigned)en.h << 1 | en.m;
         /* get_sym(): leading ones, capped at the alphabet's length - 1 */
         unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
@@ -845,33 +878,14 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
                     clsb = 2 + ND + fw + 1u;
                 }
             } else { /* 11: an OS record, its type and value codes */
-                u <<= 2;
-                unsigned a = (unsigned)(u >> (64u - ND));
-                int thit = a < DSIZE;
-                uint32_t type = thit ? te[a] : (uint32_t)((u << ND) >> (64u - tw));
-                if (type >= lost)
+                unsigned bits = run_os_codes(u << 2, o, &d->tdict, &twp, DSIZE,
+                                             ND, tw, &d->vdict, &vwp, DSIZE,
+                                             ND, vw, lost, &th, &vh);
+                if (!bits)
                     break; /* a reserved record: get_record() */
-                unsigned tbits = thit ? ND : ND + tw;
-                if (!thit) {
-                    te[twp] = type;
-                    twp = twp + 1u == DSIZE ? 0u : twp + 1u;
-                }
-                u <<= tbits;
-                unsigned b = (unsigned)(u >> (64u - ND));
-                int vhit = b < DSIZE;
-                uint32_t val = vhit ? ve[b] : (uint32_t)((u << ND) >> (64u - vw));
-                if (!vhit) {
-                    ve[vwp] = val;
-                    vwp = vwp + 1u == DSIZE ? 0u : vwp + 1u;
-                }
-                o->kind = TRC_OS;
-                o->a = type;
-                o->b = val;
-                th += (unsigned)thit;
-                vh += (unsigned)vhit;
                 nos++;
                 os = 1;
-                clsb = 2 + tbits + (vhit ? ND : ND + vw);
+                clsb = 2 + bits;
             }
         } else {
             npred++;
@@ -887,24 +901,8 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
         o->kind = key >> fw; /* keys have fw + 1 bits: the exit flag */
         o->a = key & (flip - 1u);
         o->b = 0;
-        trc_stk_delta_update(&en, delta);
-        ep->key = key;
-        ep->pd = en.pd;
-        ep->kb = en.kb;
-        ep->m = en.m;
-        ep->h = (uint8_t)pred;
-        /* trc_stk_update()'s stack, as in the encoder's stack_run() */
-        uint32_t fid = key & (flip - 1u);
-        if (!(key >> fw)) {
-            t = (t + 1u) % SD;
-            ring[t] = fid;
-            c += c < SD;
-            top = fid;
-        } else if (c && top == fid) {
-            t = (t + SD - 1u) % SD;
-            c--;
-            top = c ? ring[t] : 0u;
-        }
+        trc_stk_run_store(ep, en, key, delta, pred);
+        trc_stk_move(ring, SD, &t, &c, &top, key, fw);
         prev = key;
     }
     memcpy(s->stack, ring, sizeof ring);
@@ -919,23 +917,9 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
         d->ended = 0;
     uint64_t nf = n - nos;
     trc_stats *st = &d->st;
-    st->function += nf;
-    st->os += nos;
     st->kind_bits += kindb;
-    st->raw_bits[TRC_F_TIMESTAMP] += (uint64_t)nt * n;
-    st->raw_bits[TRC_F_FUNCTION] += (uint64_t)(fw + 1u) * nf;
-    st->raw_bits[TRC_F_TYPE] += (uint64_t)tw * nos;
-    st->raw_bits[TRC_F_VALUE] += (uint64_t)vw * nos;
-    st->coded_bits[TRC_F_TIMESTAMP] += tsb;
-    st->coded_bits[TRC_F_FUNCTION] += ND * flook + (fw + 1u) * (flook - fhit);
-    st->coded_bits[TRC_F_TYPE] += ND * nos + tw * (nos - th);
-    st->coded_bits[TRC_F_VALUE] += ND * nos + vw * (nos - vh);
-    st->lookups[0] += flook;
-    st->hits[0] += fhit;
-    st->lookups[1] += nos;
-    st->hits[1] += th;
-    st->lookups[2] += nos;
-    st->hits[2] += vh;
+    run_stats(st, nf, nos, flook, fhit, th, vh, tsb, nt, fw, tw, vw, ND, ND,
+              ND);
     st->predicted += npred;
     st->top_exits += ntop;
     for (int j = 0; j < 4; j++)

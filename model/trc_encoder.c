@@ -603,10 +603,8 @@ static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
             break;
         uint32_t key = (uint32_t)r->kind << p->fid_w | r->a; /* fn only */
         unsigned idx = trc_stk_index_of(p, top, prev);
-        /* the entry's fields that stack mode reads (not val), in locals:
-         * the output stores below may alias the table */
         trc_pentry *ep = &s->tab[idx];
-        trc_pentry en = {ep->key, 0, ep->pd, ep->kb, ep->m, ep->h};
+        trc_pentry en = trc_stk_run_load(ep);
         int pred = fn && key == en.key;
         unsigned sym = trc_stk_symbol(&en, d, TRC_LD_NONE);
         uint32_t code = codes[(unsigned)!pred << 6 | (unsigned)en.h << 5 |
@@ -650,25 +648,8 @@ static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
             }
             flush(w);
         }
-        trc_stk_delta_update(&en, d);
-        ep->key = key;
-        ep->pd = en.pd;
-        ep->kb = en.kb;
-        ep->m = en.m;
-        ep->h = (uint8_t)pred;
-        /* trc_stk_update()'s stack: an entry pushes, an exit of the top
-         * pops, any other exit leaves it */
-        uint32_t fid = key & fmask;
-        if (r->kind == TRC_ENTRY) {
-            t = (t + 1u) % SD;
-            ring[t] = fid;
-            c += c < SD;
-            top = fid;
-        } else if (c && top == fid) {
-            t = (t + SD - 1u) % SD;
-            c--;
-            top = c ? ring[t] : 0u;
-        }
+        trc_stk_run_store(ep, en, key, d, pred);
+        trc_stk_move(ring, SD, &t, &c, &top, key, p->fid_w);
         prev = key;
     }
     *wp = lw;

@@ -229,6 +229,29 @@ static inline void trc_stk_delta_update(trc_pentry *e, uint32_t d)
     e->pd = (uint16_t)(d > TRC_PD_MAX ? TRC_PD_MAX : d);
 }
 
+/* The record runs' copy of entry *ep: the fields stack mode reads (not
+ * val), as a local kept in registers (the runs' output stores may alias
+ * the table). */
+static inline trc_pentry trc_stk_run_load(const trc_pentry *ep)
+{
+    trc_pentry en = {ep->key, 0, ep->pd, ep->kb, ep->m, ep->h};
+    return en;
+}
+
+/* trc_stk_update()'s entry update for the record runs: en, from
+ * trc_stk_run_load(ep), after a record with delta d, stored back to *ep
+ * with the record's key and whether it was predicted. */
+static inline void trc_stk_run_store(trc_pentry *ep, trc_pentry en,
+                                     uint32_t key, uint32_t d, int pred)
+{
+    trc_stk_delta_update(&en, d);
+    ep->key = key;
+    ep->pd = en.pd;
+    ep->kb = en.kb;
+    ep->m = en.m;
+    ep->h = (uint8_t)(pred != 0);
+}
+
 /* State update after a function record (key, delta d, predicted or not). */
 static inline void trc_stk_update(const trc_params *p, trc_stk *s,
                                   unsigned idx, uint32_t key, uint32_t d,
@@ -257,6 +280,27 @@ static inline void trc_stk_update(const trc_params *p, trc_stk *s,
     s->c = s->c + (unsigned)(push && s->c < p->sd) - (unsigned)pop;
     s->prev = key;
     s->pk = 0;
+}
+
+/* trc_stk_update()'s stack move on a coder's local copy of the stack (the
+ * record runs keep it in registers): ring of sd entries, top index *t,
+ * count *c and the top's value *top (0 when empty). An entry pushes (the
+ * oldest falls off), an exit of the top pops, any other exit leaves it. */
+static inline void trc_stk_move(uint32_t *ring, unsigned sd, unsigned *t,
+                                unsigned *c, uint32_t *top, uint32_t key,
+                                unsigned fid_w)
+{
+    uint32_t fid = key & ((UINT32_C(1) << fid_w) - 1u);
+    if (!(key >> fid_w)) {
+        *t = (*t + 1u) % sd;
+        ring[*t] = fid;
+        *c += *c < sd;
+        *top = fid;
+    } else if (*c && *top == fid) {
+        *t = (*t + sd - 1u) % sd;
+        *c -= 1u;
+        *top = *c ? ring[*t] : 0u;
+    }
 }
 
 /* Stack mode 2: the OS context index, the last OS record's type and value
