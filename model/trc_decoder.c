@@ -568,6 +568,73 @@ static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, const trc_params *p,
 /* A record never needs more bits than this, padding included. */
 #define SAFE_BITS (8u * TRC_MAX_RECORD_BYTES)
 
+/* Adds what a decoder run counted to trc_stats: nf function records
+ * (flook of them through the function dictionary, fhit hits) and nos OS
+ * records (th and vh dictionary hits), tsb bits of timestamp codes. The
+ * widths are the run's. */
+static void run_stats(trc_stats *st, uint64_t nf, uint64_t nos,
+                      uint64_t flook, uint64_t fhit, uint64_t th, uint64_t vh,
+                      uint64_t tsb, unsigned nt, unsigned fw, unsigned tw,
+                      unsigned vw, unsigned ndf, unsigned ndt, unsigned ndv)
+{
+    st->function += nf;
+    st->os += nos;
+    st->raw_bits[TRC_F_TIMESTAMP] += (uint64_t)nt * (nf + nos);
+    st->raw_bits[TRC_F_FUNCTION] += (uint64_t)(fw + 1u) * nf;
+    st->raw_bits[TRC_F_TYPE] += (uint64_t)tw * nos;
+    st->raw_bits[TRC_F_VALUE] += (uint64_t)vw * nos;
+    st->coded_bits[TRC_F_TIMESTAMP] += tsb;
+    st->coded_bits[TRC_F_FUNCTION] += ndf * flook + (fw + 1u) * (flook - fhit);
+    st->coded_bits[TRC_F_TYPE] += ndt * nos + tw * (nos - th);
+    st->coded_bits[TRC_F_VALUE] += ndv * nos + vw * (nos - vh);
+    st->lookups[0] += flook;
+    st->hits[0] += fhit;
+    st->lookups[1] += nos;
+    st->hits[1] += th;
+    st->lookups[2] += nos;
+    st->hits[2] += vh;
+}
+
+/* The decoder runs' OS record: its type and value codes at the top of u,
+ * as get_dict() reads them (dictionaries of tsize and vsize entries, ndt and
+ * ndv address bits, keys of tw and vw bits). Returns the bits taken, or 0
+ * for a reserved type, when nothing has changed (get_record() then takes
+ * the record). Sets o's kind, a and b, and counts the hits in *th, *vh. */
+static TRC_HOT_INLINE unsigned run_os_codes(uint64_t u, trc_record *o,
+                                            trc_dict *td, unsigned *twp,
+                                            unsigned tsize, unsigned ndt,
+                                            unsigned tw, trc_dict *vd,
+                                            unsigned *vwp, unsigned vsize,
+                                            unsigned ndv, unsigned vw,
+                                            uint32_t lost, uint64_t *th,
+                                            uint64_t *vh)
+{
+    unsigned a = (unsigned)(u >> (64u - ndt));
+    int thit = a < tsize;
+    uint32_t type = thit ? td->entry[a] : (uint32_t)((u << ndt) >> (64u - tw));
+    if (type >= lost)
+        return 0; /* a reserved record */
+    unsigned tbits = thit ? ndt : ndt + tw;
+    if (!thit) {
+        td->entry[*twp] = type;
+        *twp = *twp + 1u == tsize ? 0u : *twp + 1u;
+    }
+    u <<= tbits;
+    unsigned b = (unsigned)(u >> (64u - ndv));
+    int vhit = b < vsize;
+    uint32_t val = vhit ? vd->entry[b] : (uint32_t)((u << ndv) >> (64u - vw));
+    if (!vhit) {
+        vd->entry[*vwp] = val;
+        *vwp = *vwp + 1u == vsize ? 0u : *vwp + 1u;
+    }
+    o->kind = TRC_OS;
+    o->a = type;
+    o->b = val;
+    *th += (unsigned)thit;
+    *vh += (unsigned)vhit;
+    return tbits + (vhit ? ndv : ndv + vw);
+}
+
 /* Paper mode's trace records, decoded in a run: function records and OS
  * records of a type below LOST, each from one 64-bit load (the caller makes
  * sure that a record's fields fit the 57 bits it is sure to hold), with the
@@ -590,7 +657,7 @@ static TRC_HOT_INLINE size_t paper_run(trc_decoder *d, bitr *r,
     const unsigned fsize = (1u << ndf) - 1u, tsize = (1u << ndt) - 1u,
                    vsize = (1u << ndv) - 1u;
     const uint32_t lost = TRC_TYPE_LOST(&d->p);
-    uint32_t *fe = d->fdict.entry, *te = d->tdict.entry, *ve = d->vdict.entry;
+    uint32_t *fe = d->fdict.entry;
     unsigned fwp = d->fdict.wp, twp = d->tdict.wp, vwp = d->vdict.wp;
     uint64_t nos = 0, fmiss = 0, th = 0, vh = 0, tsb = 0;
     size_t n = 0;
@@ -628,32 +695,13 @@ static TRC_HOT_INLINE size_t paper_run(trc_decoder *d, bitr *r,
             o->b = 0;
             pos += tb + 1u + bits;
         } else {
-            u <<= 1;
-            unsigned a = (unsigned)(u >> (64u - ndt));
-            int thit = a < tsize;
-            uint32_t type = thit ? te[a] : (uint32_t)((u << ndt) >> (64u - tw));
-            if (type >= lost)
+            unsigned bits = run_os_codes(u << 1, o, &d->tdict, &twp, tsize, ndt,
+                                         tw, &d->vdict, &vwp, vsize, ndv, vw,
+                                         lost, &th, &vh);
+            if (!bits)
                 break; /* a reserved record: get_record() */
-            unsigned tbits = thit ? ndt : ndt + tw;
-            if (!thit) {
-                te[twp] = type;
-                twp = twp + 1u == tsize ? 0u : twp + 1u;
-            }
-            u <<= tbits;
-            unsigned b = (unsigned)(u >> (64u - ndv));
-            int vhit = b < vsize;
-            uint32_t val = vhit ? ve[b] : (uint32_t)((u << ndv) >> (64u - vw));
-            if (!vhit) {
-                ve[vwp] = val;
-                vwp = vwp + 1u == vsize ? 0u : vwp + 1u;
-            }
-            o->kind = TRC_OS;
-            o->a = type;
-            o->b = val;
-            th += (unsigned)thit;
-            vh += (unsigned)vhit;
             nos++;
-            pos += tb + 1u + tbits + (vhit ? ndv : ndv + vw);
+            pos += tb + 1u + bits;
         }
         o->delta = delta;
         tsb += tb;
@@ -666,24 +714,9 @@ static TRC_HOT_INLINE size_t paper_run(trc_decoder *d, bitr *r,
     if (n)
         d->ended = 0;
     uint64_t nf = n - nos, fh = nf - fmiss;
-    trc_stats *st = &d->st;
-    st->function += nf;
-    st->os += nos;
-    st->kind_bits += nf + nos;
-    st->raw_bits[TRC_F_TIMESTAMP] += (uint64_t)nt * (nf + nos);
-    st->raw_bits[TRC_F_FUNCTION] += (uint64_t)(fw + 1u) * nf;
-    st->raw_bits[TRC_F_TYPE] += (uint64_t)tw * nos;
-    st->raw_bits[TRC_F_VALUE] += (uint64_t)vw * nos;
-    st->coded_bits[TRC_F_TIMESTAMP] += tsb;
-    st->coded_bits[TRC_F_FUNCTION] += ndf * nf + (fw + 1u) * (nf - fh);
-    st->coded_bits[TRC_F_TYPE] += ndt * nos + tw * (nos - th);
-    st->coded_bits[TRC_F_VALUE] += ndv * nos + vw * (nos - vh);
-    st->lookups[0] += nf;
-    st->hits[0] += fh;
-    st->lookups[1] += nos;
-    st->hits[1] += th;
-    st->lookups[2] += nos;
-    st->hits[2] += vh;
+    d->st.kind_bits += nf + nos;
+    run_stats(&d->st, nf, nos, nf, fh, th, vh, tsb, nt, fw, tw, vw, ndf, ndt,
+              ndv);
     return n;
 }
 
@@ -723,6 +756,184 @@ static size_t paper_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap,
                      p->val_w, p->nd_f, p->nd_t, p->nd_v);
 }
 
+/* Stack mode's trace records with trc_stk_consts[0]'s parameters, decoded
+ * in a run: function records and OS records of a type below LOST. It reads
+ * the same bits and makes the same state changes and trc_stats figures as
+ * get_stack() in get_record(), record for record: the context index and the
+ * entry's delta update are the same functions of trc_stack.h, the symbol
+ * of a rank comes from a table that trc_stk_rank_sym() fills, and what
+ * differs is where the state lives. The top of the stack, its count, its
+ * ring, the previous key and the dictionaries' write pointers are locals,
+ * the figures are counted in locals and added once, and a record's rank
+ * codes and payload are cut from one 64-bit load (at least 57 stream
+ * bits; NP 9, the delta symbol 10 and ESC's payload NZ + NT - 1 at most),
+ * its event class and dictionary codes from a second one. The run stops
+ * before a record it cannot take (a reserved type, or a code that
+ * get_record() rejects as corrupt: it is left to say so) and before the
+ * last SAFE_BITS of the input, as paper_run() does. Needs d->carry == 0.
+ * Returns the records written to dst[0..cap). */
+static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
+                                       trc_record *dst, size_t cap)
+{
+    const trc_params *p = &trc_stk_consts[0];
+    enum { NZ = TRC_PAPER_NZ, ND = TRC_PAPER_ND, SD = 16, DSIZE = 7 };
+    const unsigned nt = p->nt, fw = p->fid_w, tw = p->type_w, vw = p->val_w;
+    const uint32_t dmax = (UINT32_C(1) << nt) - 1u, flip = UINT32_C(1) << fw;
+    const uint32_t lost = TRC_TYPE_LOST(p);
+    /* syms[with NP][h << 1 | m][rank]: 12 ranks with NP, 11 without */
+    uint8_t syms[2][4][12];
+    for (unsigned np = 0; np < 2u; np++)
+        for (unsigned hm = 0; hm < 4u; hm++)
+            for (unsigned i = 0; i < 11u + np; i++) {
+                trc_pentry en = {0, 0, 0, 0, (uint8_t)(hm & 1u),
+                                 (uint8_t)(hm >> 1)};
+                syms[np][hm][i] = (uint8_t)trc_stk_rank_sym(&en, (int)np, 0, i);
+            }
+    static const uint8_t sym_kind[SYM__COUNT] = {0, 1, 2, 2, 2, 2, 2, 2, 2,
+                                                 2, 0, 3, 1, 0};
+    const uint8_t *src = r->src;
+    uint64_t pos = r->pos;
+    const uint64_t stop = r->end - SAFE_BITS; /* the caller: end >= SAFE_BITS */
+    trc_stk *s = &d->stk;
+    uint32_t ring[SD];
+    memcpy(ring, s->stack, sizeof ring);
+    unsigned t = s->t, c = s->c;
+    uint32_t top = trc_stk_top(s), prev = s->prev;
+    uint32_t *fe = d->fdict.entry;
+    unsigned fwp = d->fdict.wp, twp = d->tdict.wp, vwp = d->vdict.wp;
+    uint64_t nos = 0, flook = 0, fhit = 0, th = 0, vh = 0, tsb = 0, kindb = 0;
+    uint64_t npred = 0, ntop = 0, ds[4] = {0, 0, 0, 0};
+    size_t n = 0;
+    while (n < cap && pos <= stop) {
+        uint64_t v = load_be64(src + (pos >> 3)) << (pos & 7u);
+        unsigned idx = trc_stk_index_of(p, top, prev);
+        trc_pentry *ep = &s->tab[idx];
+        trc_pentry en = trc_stk_run_load(ep);
+        unsigned hm = (unsigned)en.h << 1 | en.m;
+        /* get_sym(): leading ones, capped at the alphabet's length - 1 */
+        unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
+        unsigned i = ones < 11u ? ones : 11u;
+        unsigned used = i + (i < 11u), npb = 0;
+        unsigned sym = syms[1][hm][i];
+        int pred = sym != SYM_NP;
+        if (!pred) { /* NP, then the delta symbol without NP */
+            npb = used;
+            uint64_t y = ~(v << used);
+            ones = y ? (unsigned)__builtin_clzll(y) : 64u;
+            i = ones < 10u ? ones : 10u;
+            used += i + (i < 10u);
+            sym = syms[0][hm][i];
+        }
+        /* get_delta_of(): the payload */
+        uint64_t x = v << used;
+        uint32_t delta;
+        unsigned k = sym_kind[sym];
+        if (k == 0) {
+            delta = en.pd;
+        } else if (k == 1) { /* NEAR: its direction bit, 1 down */
+            unsigned down = (unsigned)(x >> 63);
+            if (down ? en.pd == 0 : en.pd >= dmax)
+                break;
+            delta = down ? en.pd - 1u : en.pd + 1u;
+            used += 1;
+        } else if (k == 3) { /* ESC: the paper code */
+            unsigned z = (unsigned)(x >> (64u - NZ));
+            if (z > nt)
+                break;
+            unsigned low = z < nt ? nt - 1u - z : 0u;
+            delta = (uint32_t)(z < nt) << low |
+                    (uint32_t)(((x << NZ) >> 1) >> (63u - low));
+            used += NZ + low;
+        } else { /* a bit length: the bits below the leading one */
+            int len = (int)en.kb + trc_sym_j[sym];
+            if (len < 1 || len > (int)nt)
+                break;
+            unsigned low = (unsigned)len - 1u;
+            delta = UINT32_C(1) << low | (uint32_t)((x >> 1) >> (63u - low));
+            used += low;
+        }
+        uint32_t key = en.key;
+        unsigned clsb = 0;
+        int os = 0;
+        trc_record *o = &dst[n];
+        if (!pred) { /* the event class and its fields */
+            uint64_t at = pos + used;
+            uint64_t u = load_be64(src + (at >> 3)) << (at & 7u);
+            if (!(u >> 63)) { /* 0: the exit of the top */
+                key = flip | top;
+                clsb = 1;
+                ntop++;
+            } else if (!(u >> 62 & 1u)) { /* 10: the function dictionary */
+                unsigned a = (unsigned)((u << 2) >> (64u - ND));
+                flook++;
+                if (a < DSIZE) {
+                    key = fe[a];
+                    fe[a] ^= flip;
+                    fhit++;
+                    clsb = 2 + ND;
+                } else {
+                    key = (uint32_t)((u << (2 + ND)) >> (64u - fw - 1u));
+                    fe[fwp] = key ^ flip;
+                    fwp = fwp + 1u == DSIZE ? 0u : fwp + 1u;
+                    clsb = 2 + ND + fw + 1u;
+                }
+            } else { /* 11: an OS record, its type and value codes */
+                unsigned bits = run_os_codes(u << 2, o, &d->tdict, &twp, DSIZE,
+                                             ND, tw, &d->vdict, &vwp, DSIZE,
+                                             ND, vw, lost, &th, &vh);
+                if (!bits)
+                    break; /* a reserved record: get_record() */
+                nos++;
+                os = 1;
+                clsb = 2 + bits;
+            }
+        } else {
+            npred++;
+        }
+        tsb += used - npb;
+        kindb += npb + (!pred && clsb ? (clsb == 1 ? 1u : 2u) : 0u);
+        ds[k]++;
+        pos += used + clsb;
+        o->delta = delta;
+        n++;
+        if (os)
+            continue; /* an OS record leaves the predictor as it is */
+        o->kind = key >> fw; /* keys have fw + 1 bits: the exit flag */
+        o->a = key & (flip - 1u);
+        o->b = 0;
+        trc_stk_run_store(ep, en, key, delta, pred);
+        trc_stk_move(ring, SD, &t, &c, &top, key, fw);
+        prev = key;
+    }
+    memcpy(s->stack, ring, sizeof ring);
+    s->t = t;
+    s->c = c;
+    s->prev = prev;
+    d->fdict.wp = fwp;
+    d->tdict.wp = twp;
+    d->vdict.wp = vwp;
+    r->pos = pos;
+    if (n)
+        d->ended = 0;
+    uint64_t nf = n - nos;
+    trc_stats *st = &d->st;
+    st->kind_bits += kindb;
+    run_stats(st, nf, nos, flook, fhit, th, vh, tsb, nt, fw, tw, vw, ND, ND,
+              ND);
+    st->predicted += npred;
+    st->top_exits += ntop;
+    for (int j = 0; j < 4; j++)
+        st->delta_sym[j] += ds[j];
+    return n;
+}
+
+/* stack_run() out of line, so that the record-at-a-time loop in
+ * trc_decode() keeps its registers. */
+static size_t stack_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap)
+{
+    return stack_run(d, r, dst, cap);
+}
+
 /* trc_decode() with run = run_kind(d); compiled once for run = 0,
  * where the paper run's code drops out and leaves the other modes' loop its
  * registers, once for the paper runs, and once for each stack mode's
@@ -755,6 +966,15 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
             r.end >= SAFE_BITS) {
             bitr rr = r; /* r's address stays private to this loop */
             size_t k = paper_runs(d, &rr, dst + n, cap - n, run);
+            n += k;
+            d->count += (uint32_t)k; /* every record of a run is a trace record */
+            r = rr;
+            if (n == cap || r.pos >= r.end)
+                break;
+        }
+        if (run == 3 && d->carry == 0 && !d->closing && r.end >= SAFE_BITS) {
+            bitr rr = r;
+            size_t k = stack_runs(d, &rr, dst + n, cap - n);
             n += k;
             d->count += (uint32_t)k; /* every record of a run is a trace record */
             r = rr;

@@ -527,6 +527,150 @@ static size_t paper_runs(trc_encoder *e, bitw *w, const trc_record *src,
     return k;
 }
 
+/* The codes of stack mode's first put of a record, by entry and symbol: a
+ * predicted record's delta symbol in the alphabet with NP (index 0 << 6 |
+ * h << 5 | m << 4 | sym), and for any other record NP's code followed by
+ * the delta symbol in the alphabet without NP (index 1 << 6 | ...). Each
+ * as code << 5 | length, the ranked unary code of put_sym(). */
+static void stack_codes(uint32_t tab[128])
+{
+    for (unsigned k = 0; k < 128u; k++) {
+        unsigned np = k >> 6, sym = k & 15u;
+        trc_pentry en = {0, 0, 0, 0, (uint8_t)(k >> 4 & 1u), (uint8_t)(k >> 5 & 1u)};
+        if (sym > SYM_ESC || sym == SYM_NP) {
+            tab[k] = 0; /* never looked up */
+            continue;
+        }
+        uint64_t code = 0;
+        unsigned len = 0;
+        for (int part = np ? 0 : 1; part < 2; part++) {
+            unsigned s = part ? sym : (unsigned)SYM_NP;
+            int with_np = part ? !np : 1;
+            unsigned n = 11u + (unsigned)with_np;
+            unsigned i = trc_stk_rank(&en, with_np, 0, s);
+            unsigned last = i + 1u == n;
+            code = code << (i + 1u - last) |
+                   ((UINT64_C(1) << i) - 1u) << (1u - last);
+            len += i + 1u - last;
+        }
+        tab[k] = (uint32_t)code << 5 | len;
+    }
+}
+
+/* Stack mode's common records with trc_stk_consts[0]'s parameters, coded
+ * in a run: valid function records and OS records of a type below LOST,
+ * whose delta needs no TIME_EXT. It codes the same bits and makes the same
+ * state changes as put_stack() with trc_stk_update(), record for record:
+ * the context index, the symbol choice and the entry's delta update are
+ * the same functions of trc_stack.h; what differs is where the state
+ * lives. The top of the stack, its count, its ring and the previous key
+ * are locals for the run (the ring copied in and out), the function
+ * dictionary sits in two SSE2 registers as in paper_run(), the rank codes
+ * of NP and of the delta symbol come from stack_codes()' table, and a
+ * record's codes go out in one put (two for a record that was not
+ * predicted: its event class and dictionary codes follow), each put
+ * within 56 bits: NP 9, the delta symbol 10, ESC's payload NZ + NT - 1.
+ * Stops as paper_run() does; returns the records it took. */
+static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
+                                       const trc_record *src, size_t n,
+                                       size_t limit)
+{
+    const trc_params *p = &trc_stk_consts[0];
+    enum { NZ = TRC_PAPER_NZ, SD = 16, FSIZE = 7, TSIZE = 7, VSIZE = 7 };
+    const uint64_t dmax = (UINT64_C(1) << p->nt) - 1u;
+    const uint32_t fmask = (UINT32_C(1) << p->fid_w) - 1u;
+    const uint64_t vmax = (UINT64_C(1) << p->val_w) - 1u;
+    const uint32_t lost = TRC_TYPE_LOST(p);
+    uint32_t codes[128];
+    stack_codes(codes);
+    trc_stk *s = &e->stk;
+    uint32_t ring[SD];
+    memcpy(ring, s->stack, sizeof ring);
+    unsigned t = s->t, c = s->c;
+    uint32_t top = trc_stk_top(s), prev = s->prev;
+    trc_dict *fd = &e->fdict;
+    unsigned fwp = fd->wp;
+    bitw lw = *wp, *w = &lw; /* a copy the compiler keeps in registers */
+    trc_dict8r fr = trc_dict8r_load(fd);
+    size_t i = 0;
+    for (; i < n && w->pos <= limit; i++) {
+        const trc_record *r = &src[i];
+        uint32_t d = (uint32_t)r->delta;
+        int fn = r->kind <= TRC_EXIT;
+        if (fn ? ((r->delta >> p->nt) | (r->a >> p->fid_w) | r->b) != 0
+               : !(r->kind == TRC_OS && r->delta <= dmax && r->a < lost &&
+                   r->b <= vmax))
+            break;
+        uint32_t key = (uint32_t)r->kind << p->fid_w | r->a; /* fn only */
+        unsigned idx = trc_stk_index_of(p, top, prev);
+        trc_pentry *ep = &s->tab[idx];
+        trc_pentry en = trc_stk_run_load(ep);
+        int pred = fn && key == en.key;
+        unsigned sym = trc_stk_symbol(&en, d, TRC_LD_NONE);
+        uint32_t code = codes[(unsigned)!pred << 6 | (unsigned)en.h << 5 |
+                              (unsigned)en.m << 4 | sym];
+        /* the payload of put_payload(), for each kind of symbol */
+        unsigned tb = 31u - (unsigned)__builtin_clz(d | 1u);
+        uint32_t low = d & ((UINT32_C(1) << tb) - 1u);
+        uint64_t pv = 0;
+        unsigned pl = 0;
+        if (sym == SYM_NEAR) {
+            pv = d < en.pd;
+            pl = 1;
+        } else if (sym == SYM_ESC) { /* the paper code; z = NT for d = 0 */
+            pv = (uint64_t)(p->nt - 1u - tb + (d == 0)) << tb | low;
+            pl = NZ + tb;
+        } else if (sym != SYM_EQ) {
+            pv = low;
+            pl = tb;
+        }
+        put(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
+        flush(w);
+        if (!pred) {
+            if (!fn) { /* class 11, then the type and value codes */
+                put(w, 3, 2);
+                put_dict(w, &e->tdict, TRC_PAPER_ND, r->a, p->type_w, 0);
+                put_dict(w, &e->vdict, TRC_PAPER_ND, r->b, p->val_w, 0);
+                continue; /* an OS record leaves the predictor as it is */
+            }
+            if (r->kind == TRC_EXIT && r->a == top) {
+                put(w, 0, 1); /* class 0: the exit of the top */
+            } else {          /* class 10 and the function dictionary */
+                unsigned a = trc_dict8r_find(&fr, key, FSIZE);
+                if (a < FSIZE)
+                    put(w, 2u << 3 | a, 5);
+                else
+                    put(w, (UINT64_C(2) << 3 | FSIZE) << (p->fid_w + 1u) | key,
+                        5u + p->fid_w + 1u);
+                trc_dict8r_set(&fr, a < FSIZE ? a : fwp, key ^ (fmask + 1u));
+                if (a == FSIZE)
+                    fwp = fwp + 1u == FSIZE ? 0u : fwp + 1u;
+            }
+            flush(w);
+        }
+        trc_stk_run_store(ep, en, key, d, pred);
+        trc_stk_move(ring, SD, &t, &c, &top, key, p->fid_w);
+        prev = key;
+    }
+    *wp = lw;
+    trc_dict8r_store(&fr, fd);
+    fd->wp = fwp;
+    memcpy(s->stack, ring, sizeof ring);
+    s->t = t;
+    s->c = c;
+    s->prev = prev;
+    e->count += i; /* every record of a run is a trace record */
+    return i;
+}
+
+/* stack_run() out of line, so that the record-at-a-time loop in
+ * trc_encode() keeps its registers. */
+static size_t stack_runs(trc_encoder *e, bitw *w, const trc_record *src,
+                         size_t n, size_t limit)
+{
+    return stack_run(e, w, src, n, limit);
+}
+
 /* trc_encode() with run = run_kind(e); compiled once for run = 0, where
  * the paper run's code drops out and leaves the other modes' loop its
  * registers, once for the paper runs, and once for each stack mode's
@@ -554,6 +698,13 @@ static TRC_HOT_INLINE trc_error encode(trc_encoder *e, const trc_record *src,
         if ((run == 1 || run == 2) && !e->in_record) {
             bitw rw = w; /* w's address stays private to this loop */
             i += paper_runs(e, &rw, src + i, n - i, limit, run);
+            w = rw;
+            if (i == n || w.pos > limit)
+                break;
+        }
+        if (run == 3 && !e->in_record) {
+            bitw rw = w;
+            i += stack_runs(e, &rw, src + i, n - i, limit);
             w = rw;
             if (i == n || w.pos > limit)
                 break;

@@ -139,12 +139,14 @@ static inline unsigned trc_bitlen(uint32_t x)
     return x ? 32u - (unsigned)__builtin_clz(x) : 0u;
 }
 
-/* Context index: top of stack and previous key, XOR-folded to SK bits. */
-static inline unsigned trc_stk_index(const trc_params *p, const trc_stk *s)
+/* Context index: top of stack (0 when the stack is empty) and previous
+ * key, XOR-folded to SK bits. */
+static inline unsigned trc_stk_index_of(const trc_params *p, uint32_t top32,
+                                        uint32_t prev)
 {
-    uint64_t top = s->c ? s->stack[s->t] : 0u;
-    uint64_t pflag = s->prev >> p->fid_w;
-    uint64_t pfid = s->prev & ((UINT64_C(1) << p->fid_w) - 1u);
+    uint64_t top = top32;
+    uint64_t pflag = prev >> p->fid_w;
+    uint64_t pfid = prev & ((UINT64_C(1) << p->fid_w) - 1u);
     uint64_t v = (top << 1 | pflag) ^ (pfid << 3) ^ (pfid << (p->sk - 2u));
     /* v has at most FID_W + max(3, SK - 2) bits: as many folds as that
      * takes, the same for every record, so the branch predictor learns the
@@ -159,6 +161,11 @@ static inline unsigned trc_stk_index(const trc_params *p, const trc_stk *s)
 static inline uint32_t trc_stk_top(const trc_stk *s)
 {
     return s->c ? s->stack[s->t] : 0u;
+}
+
+static inline unsigned trc_stk_index(const trc_params *p, const trc_stk *s)
+{
+    return trc_stk_index_of(p, trc_stk_top(s), s->prev);
 }
 
 static inline void trc_stk_reset(const trc_params *p, trc_stk *s)
@@ -183,10 +190,12 @@ static inline unsigned trc_stk_oalphabet(const trc_pentry *o,
     return n;
 }
 
-/* |d - pd| == 1, in 64 bits: d + 1 wraps at NT = 32. */
-static inline int trc_stk_near(const trc_pentry *e, uint32_t d)
+/* d - pd + 1 in 64 bits: 0, 1 or 2 when d is pd - 1, pd or pd + 1, and
+ * 3 or more for any other d (it wraps when d + 1 < pd), so one compare
+ * tells EQ or NEAR. */
+static inline uint64_t trc_stk_near_u(const trc_pentry *e, uint32_t d)
 {
-    return ((uint64_t)d + 1u == e->pd) | (d == e->pd + 1u); /* no branch */
+    return (uint64_t)d + 1u - e->pd;
 }
 
 /* The delta symbol for delta d under entry e (the encoder's choice); ld is
@@ -206,18 +215,41 @@ static inline unsigned trc_stk_symbol(const trc_pentry *e, uint32_t d,
     unsigned len = d && j3 < 8u ? sym_of_j[j3 & 7u] : SYM_ESC;
     unsigned nearo = ld != TRC_LD_NONE && (d > e->pd) != (ld == TRC_LD_DOWN);
     unsigned near = nearo ? SYM_NEARO : SYM_NEAR;
-    unsigned sym = trc_stk_near(e, d) ? near : len;
-    return d == e->pd ? SYM_EQ : sym;
+    uint64_t u = trc_stk_near_u(e, d);
+    return u < 3u ? (u == 1u ? SYM_EQ : near) : len;
 }
 
 /* The delta prediction fields of an entry after a record with delta d. */
 static inline void trc_stk_delta_update(trc_pentry *e, uint32_t d)
 {
     unsigned len = trc_bitlen(d);
-    int near = d == e->pd || trc_stk_near(e, d);
+    int near = trc_stk_near_u(e, d) < 3u; /* EQ or NEAR */
     e->kb = (uint8_t)(e->kb + (len > e->kb) - (len < e->kb));
     e->m = (uint8_t)!near;
     e->pd = (uint16_t)(d > TRC_PD_MAX ? TRC_PD_MAX : d);
+}
+
+/* The record runs' copy of entry *ep: the fields stack mode reads (not
+ * val), as a local kept in registers (the runs' output stores may alias
+ * the table). */
+static inline trc_pentry trc_stk_run_load(const trc_pentry *ep)
+{
+    trc_pentry en = {ep->key, 0, ep->pd, ep->kb, ep->m, ep->h};
+    return en;
+}
+
+/* trc_stk_update()'s entry update for the record runs: en, from
+ * trc_stk_run_load(ep), after a record with delta d, stored back to *ep
+ * with the record's key and whether it was predicted. */
+static inline void trc_stk_run_store(trc_pentry *ep, trc_pentry en,
+                                     uint32_t key, uint32_t d, int pred)
+{
+    trc_stk_delta_update(&en, d);
+    ep->key = key;
+    ep->pd = en.pd;
+    ep->kb = en.kb;
+    ep->m = en.m;
+    ep->h = (uint8_t)(pred != 0);
 }
 
 /* State update after a function record (key, delta d, predicted or not). */
@@ -248,6 +280,27 @@ static inline void trc_stk_update(const trc_params *p, trc_stk *s,
     s->c = s->c + (unsigned)(push && s->c < p->sd) - (unsigned)pop;
     s->prev = key;
     s->pk = 0;
+}
+
+/* trc_stk_update()'s stack move on a coder's local copy of the stack (the
+ * record runs keep it in registers): ring of sd entries, top index *t,
+ * count *c and the top's value *top (0 when empty). An entry pushes (the
+ * oldest falls off), an exit of the top pops, any other exit leaves it. */
+static inline void trc_stk_move(uint32_t *ring, unsigned sd, unsigned *t,
+                                unsigned *c, uint32_t *top, uint32_t key,
+                                unsigned fid_w)
+{
+    uint32_t fid = key & ((UINT32_C(1) << fid_w) - 1u);
+    if (!(key >> fid_w)) {
+        *t = (*t + 1u) % sd;
+        ring[*t] = fid;
+        *c += *c < sd;
+        *top = fid;
+    } else if (*c && *top == fid) {
+        *t = (*t + sd - 1u) % sd;
+        *c -= 1u;
+        *top = *c ? ring[*t] : 0u;
+    }
 }
 
 /* Stack mode 2: the OS context index, the last OS record's type and value

@@ -501,6 +501,35 @@ static void test_random_round_trips(void)
     }
 }
 
+/* Decodes s[0..len) in one call (where the decoder's runs take the common
+ * records) into whole, and again one byte a call (which never takes a run)
+ * into bytewise; says whether both gave n records and no error, the same
+ * records and the same trc_stats, which *st gets. */
+static int whole_same_as_bytewise(const trc_params *p, const uint8_t *s,
+                                  size_t len, trc_record *whole,
+                                  trc_record *bytewise, size_t n, trc_stats *st)
+{
+    static trc_decoder d1, d2;
+    size_t used, got1 = 0, got2 = 0, pos = 0;
+    trc_decoder_init(&d1, p);
+    trc_error err = trc_decode(&d1, s, len, &used, whole, n + 8, &got1, 1);
+    int ok = err == TRC_OK && got1 == n;
+    trc_decoder_init(&d2, p);
+    for (size_t avail = 1; err == TRC_OK && pos < len;) {
+        size_t got;
+        int final = pos + avail == len;
+        err = trc_decode(&d2, s + pos, avail, &used, bytewise + got2,
+                         n + 8 - got2, &got, final);
+        got2 += got;
+        pos += used;
+        avail = used ? 1 : avail + 1;
+        avail = avail < len - pos ? avail : len - pos;
+    }
+    *st = d1.st;
+    return ok && err == TRC_OK && got2 == n && same(whole, bytewise, n) &&
+           memcmp(&d1.st, &d2.st, sizeof d1.st) == 0;
+}
+
 /* The decoder takes paper mode's common records many at a time when at
  * least TRC_MAX_RECORD_BYTES of input are left, and one at a time
  * otherwise. Fed one byte per call it only ever takes the second path:
@@ -525,27 +554,92 @@ static void test_paper_run_same_as_single(void)
         random_trace(&p, in, N);
         trc_error err;
         size_t n = enc_trace(&p, in, N, b, sizeof b, &err);
-        trc_decoder d1, d2;
-        size_t used, got1 = 0, got2 = 0, pos = 0;
-        trc_decoder_init(&d1, &p);
-        err = trc_decode(&d1, b, n, &used, whole, N + 8, &got1, 1);
-        ok &= err == TRC_OK && got1 == N && same(in, whole, N);
-        trc_decoder_init(&d2, &p);
-        for (size_t avail = 1; err == TRC_OK && pos < n;) {
-            size_t got;
-            int final = pos + avail == n;
-            err = trc_decode(&d2, b + pos, avail, &used, bytewise + got2,
-                             N + 8 - got2, &got, final);
-            got2 += got;
-            pos += used;
-            avail = used ? 1 : avail + 1;
-            avail = avail < n - pos ? avail : n - pos;
-        }
-        ok &= err == TRC_OK && got2 == N && same(in, bytewise, N) &&
-              memcmp(&d1.st, &d2.st, sizeof d1.st) == 0 &&
-              d1.st.function + d1.st.os > N / 2;
+        trc_stats st;
+        ok &= err == TRC_OK &&
+              whole_same_as_bytewise(&p, b, n, whole, bytewise, N, &st) &&
+              same(in, whole, N) && st.function + st.os > N / 2;
     }
     check(ok, "paper_run_same_as_single_records");
+}
+
+/* A trace that stack mode predicts well, with the records that leave its
+ * run: calls and returns of a seeded program (a repeated call pattern with
+ * random detours, so the stack both fills and empties), deltas that repeat,
+ * step by one, change length or are 0, OS records of repeated types, LOST
+ * records, and now and then a delta that needs TIME_EXT records. */
+static void call_trace(const trc_params *p, trc_record *r, size_t n)
+{
+    uint64_t dmax = (UINT64_C(1) << p->nt) - 1;
+    uint32_t stack[40], depth = 0, fmask = (1u << p->fid_w) - 1u;
+    uint64_t d = 5;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = (unsigned)(rnd() % 1000);
+        d = c < 500 ? d : c < 700 ? d + (rnd() & 1) * 2 - 1 : c < 990 ? rnd() % 3000
+            : c < 995 ? 0 : dmax + rnd() % (dmax * 3);
+        d = d > dmax && c < 995 ? 7 : d;
+        unsigned k = (unsigned)(rnd() % 100);
+        uint32_t f = (uint32_t)(i % 23 < 20 ? i % 23 : rnd() & fmask);
+        if (k < 45 && depth < 40) {
+            stack[depth++] = f;
+            r[i] = R(d, TRC_ENTRY, f, 0);
+        } else if (k < 90 && depth) {
+            r[i] = R(d, TRC_EXIT, stack[--depth], 0);
+        } else if (k < 93) {
+            r[i] = R(d, TRC_EXIT, f, 0); /* not the top's */
+        } else if (k < 99) {
+            r[i] = R(d, TRC_OS, k % 3, (uint32_t)(rnd() % 4));
+        } else {
+            r[i] = R(d, TRC_LOST, (uint32_t)(rnd() % 9), 0);
+        }
+    }
+}
+
+/* Encoders and decoders take stack mode's common records in a run of their
+ * own for the modes' default parameters (see run_kind() in model/). The
+ * reference is the record-at-a-time path: trc_encode_raw() of each lowered
+ * record, and trc_decode() fed one byte a call. Streams, records and every
+ * figure of trc_stats must be the same, with a roomy output buffer and
+ * with one of a few records a call. */
+static void test_stack_run_same_as_single(void)
+{
+    enum { N = 4000 };
+    static trc_record in[N], whole[N + 8], bytewise[N + 8];
+    static uint8_t a[N * 40], b[N * 40];
+    trc_params ps[2] = {trc_params_stack(), trc_params_stack2()};
+    for (int k = 0; k < 2; k++) {
+        const trc_params *p = &ps[k];
+        int ok = 1;
+        for (unsigned seed = 1; seed <= 3; seed++) {
+            rng_state = 300 + seed;
+            call_trace(p, in, N);
+            trc_encoder e;
+            size_t len, at = 0;
+            trc_encoder_init(&e, p);
+            for (size_t i = 0; i < N; i++) {
+                uint64_t q = trc_time_ext_count(p, in[i].delta);
+                for (uint64_t j = 0; j < q; j++) {
+                    trc_record x = trc_time_ext_nth(p, in[i].delta, j);
+                    trc_encode_raw(&e, &x, a + at, TRC_MAX_RECORD_BYTES, &len);
+                    at += len;
+                }
+                trc_record low = trc_lower(p, &in[i]);
+                trc_encode_raw(&e, &low, a + at, TRC_MAX_RECORD_BYTES, &len);
+                at += len;
+            }
+            trc_encode_end(&e, a + at, TRC_MAX_RECORD_BYTES, &len);
+            at += len;
+            trc_error err;
+            size_t cap = seed == 1 ? sizeof b : TRC_MAX_RECORD_BYTES + 20 * seed;
+            size_t n = enc_trace(p, in, N, b, cap, &err);
+            ok &= err == TRC_OK && n == at && memcmp(a, b, n) == 0;
+            trc_stats st;
+            ok &= whole_same_as_bytewise(p, b, n, whole, bytewise, N, &st) &&
+                  same(in, whole, N) && st.predicted > N / 5 &&
+                  st.top_exits > 0 && st.time_ext > 0 && st.lost > 0;
+        }
+        check(ok, k ? "stack2_run_same_as_single_records"
+                    : "stack_run_same_as_single_records");
+    }
 }
 
 static void test_text(void)
@@ -1027,6 +1121,7 @@ int main(void)
     test_stack_worked_example();
     test_stack_round_trips();
     test_stack_sync_and_errors();
+    test_stack_run_same_as_single();
     test_stack2_worked_example();
     test_stack2_quantum_example();
     test_stack2_round_trips();
