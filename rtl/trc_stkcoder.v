@@ -240,7 +240,7 @@ module trc_stkcoder #(
         .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W), .MODE(MODE), .MAXLEN(MAXLEN),
         .LW(LW), .TSW(TSW), .FULL(FULL)
     ) u_sym (
-        .clk(clk), .rst(rst), .adv(adv_r[A_SYM]), .pr_rec(pr_rec), .pr_clr(t_clr),
+        .clk(clk), .rst(rst), .adv(adv_r[A_SYM]), .tb_rec(tb_rec), .pr_rec(pr_rec), .pr_clr(t_clr),
         .sy_valid(sy_valid), .sy_rec(sy_rec), .sy_pk(sy_pk), .sy_pred(sy_pred),
         .sy_xtop(sy_xtop), .sy_sym(sy_sym), .sy_j(sy_j), .sy_m(sy_m), .sy_eh(sy_eh),
         .sy_em(sy_em), .sy_split(sy_split), .sy_nearo(sy_nearo), .sy_ndn(sy_ndn),
