@@ -6,20 +6,20 @@
 // in two pieces on two clocks, its top len - MAXLEN bits first; while the
 // second piece waits, hold asks the coder's stages to wait too. Paper mode
 // (FULL = MAXLEN) never splits.
-// With SKID = 1 the output register has a skid register beside it (as
-// trc_skid): the piece moves whenever the skid register is empty, and the
-// coder's stages move on adv_o, flops (replicas of one: trc_rep) that say
-// the next clock finds the skid register empty and no second piece
-// pending. Neither is then a function of m_ready: the stages' enable, which
-// reaches every flop of the coder, comes straight from a flop beside them.
+// With EREP = 1 the output register moves on !m_valid || m_ready, and the
+// coder's stages on adv_o: flops (replicas of one: trc_rep) loaded a clock
+// ahead with that enable and no second piece pending, from the next values
+// of m_valid, of the second-piece flag and of m_ready (m_ready_n, the
+// packer's s_ready_next). The stages' enable, which reaches every flop of
+// the coder, then comes straight from a flop beside them.
 // Parameters:
 //   FULL   - longest record in bits
 //   MAXLEN - longest piece (the packer's input width), FULL <= 2 * MAXLEN
 //   LANE_W - packer lane width (trc_packer)
 //   EW     - end-position bits: 2^EW > LANE_W - 1 + MAXLEN
-//   SKID   - 0: the output register moves on adv, hold stops the stages;
-//            1: the skid register, m_ready in, adv_o out (adv, hold unused)
-//   NA     - SKID = 1: replicas of the stages' enable in adv_o
+//   EREP   - 0: the output register moves on adv, hold stops the stages;
+//            1: m_ready and m_ready_n in, adv_o out (adv, hold unused)
+//   NA     - EREP = 1: replicas of the stages' enable in adv_o
 `default_nettype none
 
 module trc_piece #(
@@ -27,14 +27,15 @@ module trc_piece #(
     parameter MAXLEN = 57,
     parameter LANE_W = 64,
     parameter EW     = 7,
-    parameter SKID   = 0,
+    parameter EREP   = 0,
     parameter NA     = 1
 ) (
     input  wire              clk,
     input  wire              rst,
-    input  wire              adv,      // SKID = 0: the output register moves
-    input  wire              m_ready,  // SKID = 1: the packer takes m_*
-    output wire [NA-1:0]     adv_o,    // SKID = 1: the coder's stages move
+    input  wire              adv,      // EREP = 0: the output register moves
+    input  wire              m_ready,  // EREP = 1: the packer takes m_*
+    input  wire              m_ready_n,// EREP = 1: m_ready's next value
+    output wire [NA-1:0]     adv_o,    // EREP = 1: the coder's stages move
     // ---- the coded record (every record has bits: len >= 1)
     input  wire [FULL-1:0]   bits,
     input  wire [EW-1:0]     len,
@@ -44,7 +45,7 @@ module trc_piece #(
     input  wire              long_rec, // len > MAXLEN (a flop: FULL > MAXLEN only)
     input  wire              flush,    // END or SYNC: pad and end the word
     input  wire              valid,
-    output wire              hold,     // SKID = 0: the second piece is pending
+    output wire              hold,     // EREP = 0: the second piece is pending
     // ---- pieces out (see trc_coder's m_* ports)
     output reg  [MAXLEN-1:0] m_bits,
     output reg  [EW-1:0]     m_endm1,
@@ -60,6 +61,7 @@ module trc_piece #(
     wire              pflush, pvalid;
     wire              padv;             // the piece moves
     wire              split_d;          // a second piece pending after this clock
+    wire              split_w;          // a second piece pending now
     generate
         if (FULL > MAXLEN) begin : g_split
             // The low MAXLEN bits of a long record wait in tail_q and leave
@@ -67,7 +69,8 @@ module trc_piece #(
             reg              split_q, tail_flush_q;
             reg [MAXLEN-1:0] tail_q;
             wire [FULL-1:0]  hi = bits >> MAXLEN;
-            assign hold   = SKID == 0 && split_q;
+            assign hold   = EREP == 0 && split_q;
+            assign split_w = split_q;
             assign split_d = padv ? !split_q && long_rec : split_q;
             assign piece  = split_q ? tail_q : long_rec ? hi[MAXLEN-1:0] : bits[MAXLEN-1:0];
             assign plen   = split_q ? MAXLEN_E : long_rec ? hi_len : len;
@@ -88,6 +91,7 @@ module trc_piece #(
         end else begin : g_whole
             assign hold   = 1'b0;
             assign split_d = 1'b0;
+            assign split_w = 1'b0;
             assign piece  = bits[MAXLEN-1:0];
             assign plen   = len;
             assign plm1   = lm1;
@@ -110,7 +114,7 @@ module trc_piece #(
     end
 
     generate
-        if (SKID == 0) begin : g_reg
+        if (EREP == 0) begin : g_reg
             assign padv  = adv;
             assign adv_o = {NA{1'b0}};
             always @(posedge clk) begin
@@ -124,44 +128,29 @@ module trc_piece #(
                 else if (adv)
                     m_valid <= pvalid;
             end
-            wire unused_rdy = ^{m_ready, split_d};
-        end else begin : g_skid
-            // The skid register takes the piece when the output register is
-            // full and not taken; while it holds one, the piece waits. en_q
-            // is !sk_v_q, as a flop of its own.
-            reg              en_q, sk_v_q, sk_flush_q;
-            reg [MAXLEN-1:0] sk_bits_q;
-            reg [EW-1:0]     sk_endm1_q;
-            wire             oadv   = !m_valid || m_ready;
-            wire             sk_v_d = !oadv && (sk_v_q || en_q && pvalid);
-            assign padv = en_q;
+            wire unused_rdy = ^{m_ready, m_ready_n, split_d, split_w};
+        end else begin : g_rep
+            // The output register moves as with EREP = 0 (on !m_valid ||
+            // m_ready); the stages' enable, adv && !hold, is loaded a clock
+            // ahead from the next values of m_valid, m_ready (m_ready_n) and
+            // the second-piece flag, into replicated flops.
+            wire oadv = !m_valid || m_ready;
+            wire mv_d = oadv ? pvalid : m_valid;
+            assign padv = oadv;
             always @(posedge clk) begin
                 if (oadv) begin
-                    m_bits  <= sk_v_q ? sk_bits_q : piece;
-                    m_endm1 <= sk_v_q ? sk_endm1_q : pendm1;
-                    m_flush <= sk_v_q ? sk_flush_q : pflush;
+                    m_bits  <= piece;
+                    m_endm1 <= pendm1;
+                    m_flush <= pflush;
                 end
-                // an empty skid register takes every piece; only its valid
-                // flag waits for the output register
-                if (!sk_v_q) begin
-                    sk_bits_q  <= piece;
-                    sk_endm1_q <= pendm1;
-                    sk_flush_q <= pflush;
-                end
-                if (rst) begin
+                if (rst)
                     m_valid <= 1'b0;
-                    sk_v_q  <= 1'b0;
-                    en_q    <= 1'b1;
-                end else begin
-                    if (oadv)
-                        m_valid <= sk_v_q || en_q && pvalid;
-                    sk_v_q <= sk_v_d;
-                    en_q   <= !sk_v_d;
-                end
+                else if (oadv)
+                    m_valid <= pvalid;
             end
-            // the stages move on the next clock when the piece will and no
-            // second piece waits
-            wire adv_d = !sk_v_d && !split_d;
+            // the stages move on the next clock when the output register
+            // will be empty or taken and no second piece waits
+            wire adv_d = (!mv_d || m_ready_n) && !split_d;
             genvar r;
             for (r = 0; r < NA; r = r + 1) begin : g_rep
                 trc_rep #(.RV(1'b1)) u_rep (
@@ -170,13 +159,11 @@ module trc_piece #(
             end
             wire unused_adv = adv;
 `ifdef TRC_ASSERT
-            // nothing is lost: the piece moves only into an empty skid
-            // register, and the stages only with the piece
+            // the flops are the enable of EREP = 0, a clock ahead
             always @(posedge clk)
-                if (!rst) begin
-                    assert (en_q == !sk_v_q) else $error("%m: en_q is not !sk_v_q");
-                    assert (!adv_o[0] || en_q) else $error("%m: stages move, piece waits");
-                end
+                if (!rst)
+                    assert (adv_o[0] == (oadv && !split_w))
+                        else $error("%m: stage enable out of step with the output register");
 `endif
         end
     endgenerate

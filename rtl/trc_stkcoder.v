@@ -1,9 +1,9 @@
 // trc_stkcoder: the stack mode coders (docs/format.md 4.7, MODE 1, and 4.8,
 // MODE 2). One raw record per clock in, its coded bit string out,
 // right-aligned with its end position: the interface of trc_coder. Its
-// stages move together when the output stage's skid register is empty and
-// no second piece is pending (trc_piece: the enable is a flop, one replica
-// per stage), each in the module that does its job:
+// stages move together when the output register is empty or taken and no
+// second piece is pending (trc_piece: the enable is a flop loaded a clock
+// ahead, one replica per stage), each in the module that does its job:
 //   context     trc_stkctx: the shadow call stack, the previous keys and
 //               the table addresses; the context tables (trc_ptab) read
 //   table       trc_stkpred: the entries out of the tables, the record
@@ -65,7 +65,8 @@ module trc_stkcoder #(
     output wire [EW-1:0]     m_endm1,
     output wire              m_flush,
     output wire              m_valid,
-    input  wire              m_ready
+    input  wire              m_ready,
+    input  wire              m_ready_next  // m_ready's next value (trc_packer)
 );
 
     localparam NZ   = $clog2(NT + 1);
@@ -95,9 +96,10 @@ module trc_stkcoder #(
                          "trc_stkcoder: a time quantum needs MODE 2 and NT + 1 not a power of two")
     endgenerate
 
-    // The stages move when the output stage's skid register will be empty
-    // and no second piece of a long record waits (trc_piece): the enable is
-    // a flop, replicated so that each stage has its own beside it.
+    // The stages move when the output register is empty or taken and no
+    // second piece of a long record waits (trc_piece): the enable is a flop
+    // loaded a clock ahead from the packer's next readiness (m_ready_next),
+    // replicated so that each stage has its own beside it.
     localparam NA = 8;
     localparam A_IN = 0, A_CTX = 1, A_TAB = 2, A_OTAB = 3, A_PRED = 4, A_TS = 5;
     localparam A_SYM = 6, A_AB = 7;
@@ -325,9 +327,9 @@ module trc_stkcoder #(
     // ---- output stage
     localparam [EW-LENW-1:0] EZ = {(EW-LENW){1'b0}};
     trc_piece #(
-        .FULL(FULL), .MAXLEN(MAXLEN), .LANE_W(LANE_W), .EW(EW), .SKID(1), .NA(NA)
+        .FULL(FULL), .MAXLEN(MAXLEN), .LANE_W(LANE_W), .EW(EW), .EREP(1), .NA(NA)
     ) u_piece (
-        .clk(clk), .rst(rst), .adv(1'b0), .m_ready(m_ready), .adv_o(adv_r),
+        .clk(clk), .rst(rst), .adv(1'b0), .m_ready(m_ready), .m_ready_n(m_ready_next), .adv_o(adv_r),
         .bits(ab_bits), .len({EZ, ab_len}), .lm1({EZ, ab_lm1}),
         .hi_len({EZ, ab_lhi}), .hi_lm1({EZ, ab_lhm1}),
         .long_rec(ab_long), .flush(ab_flush), .valid(ab_valid), .hold(unused_hold),
