@@ -238,10 +238,10 @@ module trc_coder #(
         .clk(clk), .rst(rst), .adv(adv),
         .bits(bitsp_q), .len(lenp_q), .lm1(lm1p_q), .hi_len({EW{1'b0}}),
         .hi_lm1({EW{1'b0}}), .long_rec(1'b0), .flush(flp_q), .valid(vp_q),
-        .hold(unused_hold),
+        .hold(unused_hold), .m_ready(1'b0), .m_ready_n(1'b0), .adv_o(unused_advo),
         .m_bits(m_bits), .m_endm1(m_endm1), .m_flush(m_flush), .m_valid(m_valid)
     );
-    wire unused_hold;
+    wire unused_hold, unused_advo;
 
     always @(posedge clk) begin
         if (adv) begin

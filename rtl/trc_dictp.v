@@ -6,9 +6,14 @@
 // entered (key_in, on adv), before the record ahead of it updated them;
 // that update changed one entry to a value known from that record alone
 // (its key, flag flipped for FLIP), so one extra compare and a one-hot of
-// the changed entry make the registered compares exact. The lookup-update
-// loop is then: registered compares -> hit and code -> the one-hot of the
-// entry it changes. The entries themselves are written a clock later, from
+// the changed entry make the registered compares exact. The key compares
+// themselves are made a clock earlier still, as the record enters the
+// stage ahead of the lookup (key_e): its raw compares with the entries, the
+// pending value, the initial values and the values that the two records
+// ahead of it will store go into registers, and as it enters the lookup
+// stage they are combined, from flops only, with what was pending. The
+// lookup-update loop is then: registered compares -> hit and code -> the
+// one-hot of the entry it changes. The entries themselves are written a clock later, from
 // that one-hot and a copy of the stored value, so the loop ends in a few
 // flops, not in every entry's enable; the compares made meanwhile take
 // the pending value instead of the entry's.
@@ -28,6 +33,7 @@ module trc_dictp #(
     input  wire          clk,
     input  wire          rst,
     input  wire          adv,    // the lookup stage takes key_in
+    input  wire [W-1:0]  key_e,  // the key entering the stage ahead (key_in next)
     input  wire [W-1:0]  key_in, // the key entering the lookup stage
     input  wire          clr,    // with adv: the entering record is a SYNC
     input  wire          upd,    // with adv: commit the stage's lookup
@@ -49,6 +55,14 @@ module trc_dictp #(
     reg            clr_r;        // the lookup stage's record is a SYNC
     reg            clr_q;        // a SYNC cleared the entries; ent_q follows
     reg            ci_q;         // clr_r || clr_q, as a flop of its own
+    // key_e's raw compares, made as it entered the stage ahead (on adv)
+    reg  [N-1:0]   re_q;         // with the entries
+    reg  [N-1:0]   ri_q;         // with the initial entries
+    reg  [N-1:0]   rc_q;         // chg_q then: the entry with a pending value
+    reg            rk_q;         // with that pending value (ks_q)
+    reg            rci_q;        // ci_q then: the entries were to be cleared
+    reg            r2_q;         // with what the lookup stage's record stores
+    reg            r1_q;         // with what the record between stores
 
     genvar g;
     generate
@@ -85,20 +99,22 @@ module trc_dictp #(
 
     // The one-hot of the entry this lookup changes, and the compares of the
     // entering key with the entries as they stand after the record ahead:
-    // ent_q, except the one it changed (chg_q, not yet written) or all of
-    // them after a SYNC (clr_q, not yet cleared) or beside one (clr_r); the
-    // two clear flags come as one flop (ci_q), so that the select after the
-    // key compares has one input less.
+    // as they stood when the key entered the stage before (the raw
+    // compares: ent_q, except the one with a pending value, rc_q, or all of
+    // them beside a clear, rci_q), then the entry the record ahead changed
+    // since (chg_q, the value it stores: r2_q), or all of them after a SYNC
+    // (clr_q, not yet cleared) or beside one (clr_r); the two clear flags
+    // come as one flop (ci_q).
     wire [N-1:0] chg_d, eq_d;
-    wire         eqk = key_in == ks_q;
+    wire [W-1:0] key_nx = (FLIP != 0) ? key_in ^ MSB : key_in;  // key_in's store
     generate
         for (g = 0; g < N; g = g + 1) begin : g_next
             wire [ND-1:0] idx = g;
             wire          wr  = upd && !hit && wp_q == idx;
             wire          fl  = (FLIP != 0) && upd && first[g];
+            wire          eb  = rci_q ? ri_q[g] : rc_q[g] ? rk_q : re_q[g];
             assign chg_d[g] = !clr_r && (wr || fl);
-            assign eq_d[g]  = ci_q ? key_in == ent_init[g*W +: W] :
-                              chg_q[g] ? eqk : key_in == ent_q[g*W +: W];
+            assign eq_d[g]  = ci_q ? ri_q[g] : chg_q[g] ? r2_q : eb;
             // a pending write repeats until the next one: same value
             always @(posedge clk) begin
                 if (rst || clr_q)
@@ -106,6 +122,11 @@ module trc_dictp #(
                 else if (chg_q[g])
                     ent_q[g*W +: W] <= ks_q;
             end
+            always @(posedge clk)
+                if (adv) begin
+                    re_q[g] <= key_e == ent_q[g*W +: W];
+                    ri_q[g] <= key_e == ent_init[g*W +: W];
+                end
         end
     endgenerate
 
@@ -132,7 +153,12 @@ module trc_dictp #(
             key_q <= key_in;
             ks_q  <= key_store;
             eq_q  <= eq_d;
-            eqn_q <= key_in == key_store;
+            eqn_q <= r1_q;
+            rc_q  <= chg_q;
+            rk_q  <= key_e == ks_q;
+            rci_q <= ci_q;
+            r2_q  <= key_e == key_store;
+            r1_q  <= key_e == key_nx;
         end
     end
 

@@ -306,7 +306,7 @@ module trc_enc #(
         end else begin : g_full
             wire [MAXLEN-1:0] cd_bits;
             wire [EW-1:0]     cd_endm1;
-            wire              cd_flush, cd_valid, cd_ready;
+            wire              cd_flush, cd_valid, cd_ready, cd_ready_n;
             if (MODE == 0) begin : g_paper
                 trc_coder #(
                     .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
@@ -318,6 +318,7 @@ module trc_enc #(
                     .m_bits(cd_bits), .m_endm1(cd_endm1),
                     .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
                 );
+                wire unused_rn = cd_ready_n;
             end else begin : g_stack
                 trc_stkcoder #(
                     .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
@@ -328,13 +329,14 @@ module trc_enc #(
                     .clk(clk), .rst(rst),
                     .s_rec(fr_rec), .s_valid(k_valid), .s_ready(k_ready),
                     .m_bits(cd_bits), .m_endm1(cd_endm1),
-                    .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
+                    .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready),
+                    .m_ready_next(cd_ready_n)
                 );
             end
             trc_packer #(.OUT_W(OUT_W), .MAXLEN(MAXLEN), .LW(LW), .EW(EW)) u_packer (
                 .clk(clk), .rst(rst),
                 .s_bits(cd_bits), .s_endm1(cd_endm1), .s_flush(cd_flush),
-                .s_valid(cd_valid), .s_ready(cd_ready),
+                .s_valid(cd_valid), .s_ready(cd_ready), .s_ready_next(cd_ready_n),
                 .m_axis_tdata(e_tdata), .m_axis_tkeep(e_tkeep),
                 .m_axis_tlast(e_tlast), .m_axis_tvalid(e_tvalid),
                 .m_axis_tready(e_tready)

@@ -215,10 +215,11 @@ module trc_mpenc #(
         .m_flush(cd_flush), .m_valid(cd_valid), .m_ready(cd_ready)
     );
 
+    wire unused_rn;                          // the paper mode coder's enable is m_ready
     trc_packer #(.OUT_W(OUT_W), .MAXLEN(MAXLEN), .LW(LW), .EW(EW)) u_packer (
         .clk(clk), .rst(rst),
         .s_bits(cd_bits), .s_endm1(cd_endm1), .s_flush(cd_flush),
-        .s_valid(cd_valid), .s_ready(cd_ready),
+        .s_valid(cd_valid), .s_ready(cd_ready), .s_ready_next(unused_rn),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
         .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready)

@@ -24,6 +24,7 @@ module trc_packer #(
     input  wire                 s_flush,
     input  wire                 s_valid,
     output wire                 s_ready,
+    output wire                 s_ready_next, // s_ready's next value (a flop)
     // ---- stream out
     output wire [OUT_W-1:0]     m_axis_tdata,
     output reg  [OUT_W/8-1:0]   m_axis_tkeep,
@@ -271,9 +272,10 @@ module trc_packer #(
     wire fire_f  = !rst && (adv ? va_q : v0_q) && tk_n;   // fires if go_n
     wire cpl_n   = adv ? cpl_a_q : cpl_q;
     wire flush_n = adv ? flush_a_q : flush_q;
+    assign s_ready_next = rst || (go_n && tk_n) || (adv && !va_q);
     always @(posedge clk) begin
         rdy_q <= rst || (go_n && tk_n);
-        adv_q <= rst || (go_n && tk_n) || (adv && !va_q);
+        adv_q <= s_ready_next;
         pen_q <= go_n && (fire_f || (!rst && tail_n));
         ptm_q <= go_n && fire_f && cpl_n;
         pmr_q <= go_n && fire_f && !cpl_n && !flush_n;

@@ -69,14 +69,13 @@ module trc_ptab #(
     // The writes of the last two lds: w1 (its RAM write is under way,
     // repeated every clock until the next ld) and w2 (written, perhaps
     // during the read at ra_q).
-    reg [SK-1:0] w1_addr_q, w2_addr_q;
+    reg [SK-1:0] w1_addr_q;             // (w2's address: only its compares)
     reg          w1_q, w2_q;
     reg [W-1:0]  w1_data_q, w2_data_q;
     always @(posedge clk) begin
         if (ld) begin
             w1_addr_q <= waddr;
             w1_data_q <= wdata;
-            w2_addr_q <= w1_addr_q;
             w2_data_q <= w1_data_q;
         end
         if (rst) begin
@@ -128,8 +127,13 @@ module trc_ptab #(
         else if (ld)
             ra_q <= raddr;
     end
-    wire w1_hit = w1_q && w1_addr_q == ra_q;
-    wire w2_hit = w2_q && w2_addr_q == ra_q;
+    // w1 and w2 against ra_q: all three load at the ld, so their address
+    // compares are made then (w1e_q, w2e_q: the whole address; w1re_q,
+    // w2re_q: the row), and the forwarding select after the registers
+    // meets flops only.
+    reg  w1e_q, w2e_q, w1re_q, w2re_q;
+    wire w1_hit = w1_q && w1e_q;
+    wire w2_hit = w2_q && w2e_q;
     // The writer at an ld is the record read three lds before, at the ld
     // before it the entry presented (rb_q): its address compares are made
     // then, against the address that ld reads.
@@ -156,6 +160,10 @@ module trc_ptab #(
             hit_q    <= w0_hit || w1_hit || w2_hit;
             w1_row_q <= w0_new;
             rb_q     <= ra_q;
+            w1e_q    <= waddr == raddr;
+            w2e_q    <= w1_addr_q == raddr;
+            w1re_q   <= waddr[LB-1:0] == raddr[LB-1:0];
+            w2re_q   <= w1_addr_q[LB-1:0] == raddr[LB-1:0];
             w0_eq_q  <= rb_q == raddr;
             w0_req_q <= rb_q[LB-1:0] == raddr[LB-1:0];
             rowp_q   <= row_w;
@@ -177,7 +185,6 @@ module trc_ptab #(
             // too: no 32-way select after the flops.
             wire [NC-1:0] frow;
             reg  [NC-1:0] w2_row_q, w3_row_q;
-            reg  [LB-1:0] w2_row;
             reg           fr_q, rowf_hit_q, rf0_q, rf1_q, rf2_q;
             reg  [NC-1:0] oh0_q, oh1_q, oh2_q, ohf_q;
             wire [NC-1:0] col = {{(NC-1){1'b0}}, 1'b1} << ra_q[SK-1:LB];
@@ -186,8 +193,8 @@ module trc_ptab #(
                 .re(ld), .raddr(raddr[LB-1:0]), .oe(ld), .rdata(frow)
             );
             wire w0r = wpend && w0_req_q;
-            wire w1r = w1_q && w1_row == ra_row;
-            wire w2r = w2_q && w2_row == ra_row;
+            wire w1r = w1_q && w1re_q;
+            wire w2r = w2_q && w2re_q;
             wire rh  = cpend || w0r || w1r || c1_q || w2r;
             wire rf0 = !cpend && w0r;
             wire rf1 = !cpend && !w0r && w1r;
@@ -195,7 +202,6 @@ module trc_ptab #(
             always @(posedge clk)
                 if (ld) begin
                     w2_row_q   <= w1_row_q;
-                    w2_row     <= w1_row;
                     fr_q       <= fresh_q[ra_row];
                     w3_row_q   <= w2_row_q;
                     rowf_hit_q <= rh;
@@ -234,7 +240,8 @@ module trc_ptab #(
                 assign ra_flg[c] = fresh_q[ra_row] && flg[ra_row];
             end
             wire w0r = wpend && w0_req_q;
-            wire w1r = w1_q && w1_row == ra_row;
+            wire w1r = w1_q && w1re_q;
+            wire unused_w2re = w2re_q;
             always @(posedge clk)
                 if (ld) begin
                     rflg_q   <= ra_flg;

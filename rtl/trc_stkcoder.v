@@ -1,8 +1,9 @@
 // trc_stkcoder: the stack mode coders (docs/format.md 4.7, MODE 1, and 4.8,
 // MODE 2). One raw record per clock in, its coded bit string out,
 // right-aligned with its end position: the interface of trc_coder. Its
-// stages move together when the output register is empty or taken, each in
-// the module that does its job:
+// stages move together when the output register is empty or taken and no
+// second piece is pending (trc_piece: the enable is a flop loaded a clock
+// ahead, one replica per stage), each in the module that does its job:
 //   context     trc_stkctx: the shadow call stack, the previous keys and
 //               the table addresses; the context tables (trc_ptab) read
 //   table       trc_stkpred: the entries out of the tables, the record
@@ -64,7 +65,8 @@ module trc_stkcoder #(
     output wire [EW-1:0]     m_endm1,
     output wire              m_flush,
     output wire              m_valid,
-    input  wire              m_ready
+    input  wire              m_ready,
+    input  wire              m_ready_next  // m_ready's next value (trc_packer)
 );
 
     localparam NZ   = $clog2(NT + 1);
@@ -94,12 +96,15 @@ module trc_stkcoder #(
                          "trc_stkcoder: a time quantum needs MODE 2 and NT + 1 not a power of two")
     endgenerate
 
-    // The stages move when the output register is empty or taken, and wait
-    // while the second piece of a long record leaves (hold).
-    wire adv = !m_valid || m_ready;
-    wire hold;
-    wire adv_s = adv && !hold;
-    assign s_ready = adv_s;
+    // The stages move when the output register is empty or taken and no
+    // second piece of a long record waits (trc_piece): the enable is a flop
+    // loaded a clock ahead from the packer's next readiness (m_ready_next),
+    // replicated so that each stage has its own beside it.
+    localparam NA = 8;
+    localparam A_IN = 0, A_CTX = 1, A_TAB = 2, A_OTAB = 3, A_PRED = 4, A_TS = 5;
+    localparam A_SYM = 6, A_AB = 7;
+    wire [NA-1:0] adv_r;
+    assign s_ready = adv_r[A_IN];
 
     // ---- the time quantum's two stages: the delta in quanta (TQ > 1 only)
     wire [NT+INFO_W:0] q_rec;
@@ -110,7 +115,7 @@ module trc_stkcoder #(
     generate
         if (TQ > 1) begin : g_tq
             trc_tquant #(.NT(NT), .INFO_W(INFO_W), .TQ(TQ)) u_tq (
-                .clk(clk), .rst(rst), .adv(adv_s), .s_rec(s_rec), .s_valid(s_valid),
+                .clk(clk), .rst(rst), .adv(adv_r[A_IN]), .s_rec(s_rec), .s_valid(s_valid),
                 .m_rec(q_rec), .m_valid(q_valid), .m_raw(q_raw), .m_rawd(q_rawd)
             );
         end else begin : g_no_tq
@@ -123,7 +128,7 @@ module trc_stkcoder #(
     // beside the context and table stages: a raw delta is coded as ESC with
     // its own code (trc_tscode's prefix)
     always @(posedge clk)
-        if (adv_s) begin
+        if (adv_r[A_IN]) begin
             ct_raw  <= q_raw;
             ct_rawd <= q_rawd;
             tb_raw  <= ct_raw;
@@ -144,7 +149,7 @@ module trc_stkcoder #(
         .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
         .SK(SK), .SD(SD), .SO(SOE), .PDW(PDW), .KBW(KBW)
     ) u_ctx (
-        .clk(clk), .rst(rst), .adv(adv_s), .s_rec(q_rec), .s_valid(q_valid),
+        .clk(clk), .rst(rst), .adv(adv_r[A_CTX]), .s_rec(q_rec), .s_valid(q_valid),
         .raddr(raddr), .raddr_o(raddr_o), .ct_delta(ct_delta),
         .tb_valid(tb_valid), .tb_rec(tb_rec), .tb_xtop(tb_xtop), .tb_pk(tb_pk),
         .tb_idx(tb_idx), .tb_oidx(tb_oidx), .tb_dlen(tb_dlen), .tb_dlen3(tb_dlen3),
@@ -161,7 +166,7 @@ module trc_stkcoder #(
     wire [SOW-1:0] waddr_o;
     // (from 2048 entries on, the valid flags take a block RAM, not LUT RAM)
     trc_ptab #(.SK(SK), .W(TW), .FLAGS_BRAM(SK >= 11 ? 1 : 0)) u_tab (
-        .clk(clk), .rst(rst), .raddr(raddr), .ld(adv_s), .wpend(e_wr), .cpend(t_clr),
+        .clk(clk), .rst(rst), .raddr(raddr), .ld(adv_r[A_TAB]), .wpend(e_wr), .cpend(t_clr),
         .waddr(waddr), .wdata(e_new),
         .rraw(e_raw), .rfwd(e_fwd), .rhit(e_hit), .rvalid(e_ok),
         .phit(e_phit), .pdata(e_pdata)
@@ -169,7 +174,7 @@ module trc_stkcoder #(
     generate
         if (MODE == 2) begin : g_otab
             trc_ptab #(.SK(SO), .W(OTW)) u_otab (
-                .clk(clk), .rst(rst), .raddr(raddr_o), .ld(adv_s), .wpend(o_wr),
+                .clk(clk), .rst(rst), .raddr(raddr_o), .ld(adv_r[A_OTAB]), .wpend(o_wr),
                 .cpend(t_clr), .waddr(waddr_o), .wdata(o_new),
                 .rraw(o_raw), .rfwd(o_fwd), .rhit(o_hit), .rvalid(o_ok),
                 .phit(o_phit), .pdata(o_pdata)
@@ -196,7 +201,7 @@ module trc_stkcoder #(
         .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
         .SK(SK), .SO(SOE), .PDW(PDW), .KBW(KBW), .LW(LW)
     ) u_pred (
-        .clk(clk), .rst(rst), .adv(adv_s),
+        .clk(clk), .rst(rst), .adv(adv_r[A_PRED]),
         .tb_valid(tb_valid), .tb_rec(tb_rec), .tb_xtop(tb_xtop), .tb_pk(tb_pk),
         .tb_idx(tb_idx), .tb_oidx(tb_oidx), .tb_dlen(tb_dlen), .tb_dlen3(tb_dlen3),
         .tb_eq_ok(tb_eq_ok), .tb_up_ok(tb_up_ok), .tb_dn_ok(tb_dn_ok),
@@ -218,7 +223,7 @@ module trc_stkcoder #(
     wire [LW:0]    ts_len;
     wire [NT-1:0]  ts_mant;
     trc_tscode #(.NT(NT), .NZ(NZ), .PW(TQ > 1 ? NZ : 1), .CW(TSW), .LW(LW + 1)) u_ts (
-        .clk(clk), .adv(adv_s), .delta(ct_raw ? ct_rawd : ct_delta), .pfx_en(ct_raw),
+        .clk(clk), .adv(adv_r[A_TS]), .delta(ct_raw ? ct_rawd : ct_delta), .pfx_en(ct_raw),
         .pfx({(TQ > 1 ? NZ : 1){1'b1}}),
         .code(ts_code), .len(ts_len), .mant(ts_mant)
     );
@@ -237,7 +242,7 @@ module trc_stkcoder #(
         .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W), .MODE(MODE), .MAXLEN(MAXLEN),
         .LW(LW), .TSW(TSW), .FULL(FULL)
     ) u_sym (
-        .clk(clk), .rst(rst), .adv(adv_s), .pr_rec(pr_rec), .pr_clr(t_clr),
+        .clk(clk), .rst(rst), .adv(adv_r[A_SYM]), .tb_rec(tb_rec), .pr_rec(pr_rec), .pr_clr(t_clr),
         .sy_valid(sy_valid), .sy_rec(sy_rec), .sy_pk(sy_pk), .sy_pred(sy_pred),
         .sy_xtop(sy_xtop), .sy_sym(sy_sym), .sy_j(sy_j), .sy_m(sy_m), .sy_eh(sy_eh),
         .sy_em(sy_em), .sy_split(sy_split), .sy_nearo(sy_nearo), .sy_ndn(sy_ndn),
@@ -302,7 +307,7 @@ module trc_stkcoder #(
     reg [LENW-1:0] ab_len, ab_lm1, ab_lhi, ab_lhm1;
     reg            ab_flush, ab_valid, ab_long;
     always @(posedge clk) begin
-        if (adv_s) begin
+        if (adv_r[A_AB]) begin
             ab_bits  <= bits_x[FULL-1:0];
             ab_len   <= as_len[LENW-1:0];
             ab_lm1   <= as_lm1[LENW-1:0];
@@ -313,7 +318,7 @@ module trc_stkcoder #(
         if (rst) begin
             ab_valid <= 1'b0;
             ab_long  <= 1'b0;
-        end else if (adv_s) begin
+        end else if (adv_r[A_AB]) begin
             ab_valid <= as_valid;
             ab_long  <= as_long;
         end
@@ -321,15 +326,18 @@ module trc_stkcoder #(
 
     // ---- output stage
     localparam [EW-LENW-1:0] EZ = {(EW-LENW){1'b0}};
-    trc_piece #(.FULL(FULL), .MAXLEN(MAXLEN), .LANE_W(LANE_W), .EW(EW)) u_piece (
-        .clk(clk), .rst(rst), .adv(adv),
+    trc_piece #(
+        .FULL(FULL), .MAXLEN(MAXLEN), .LANE_W(LANE_W), .EW(EW), .EREP(1), .NA(NA)
+    ) u_piece (
+        .clk(clk), .rst(rst), .adv(1'b0), .m_ready(m_ready), .m_ready_n(m_ready_next), .adv_o(adv_r),
         .bits(ab_bits), .len({EZ, ab_len}), .lm1({EZ, ab_lm1}),
         .hi_len({EZ, ab_lhi}), .hi_lm1({EZ, ab_lhm1}),
-        .long_rec(ab_long), .flush(ab_flush), .valid(ab_valid), .hold(hold),
+        .long_rec(ab_long), .flush(ab_flush), .valid(ab_valid), .hold(unused_hold),
         .m_bits(m_bits), .m_endm1(m_endm1), .m_flush(m_flush), .m_valid(m_valid)
     );
 
     // Info bits a record kind does not use are ignored (docs/rtl.md).
+    wire unused_hold;
     wire unused = ^{as_len[RW-1:LENW], as_lm1[RW-1:LENW], as_lhi[RW-1:LENW],
                     as_lhm1[RW-1:LENW], bits_x};
 

@@ -44,6 +44,8 @@ module trc_stksym #(
     input  wire               rst,
     input  wire               adv,
     // ---- the prediction stage's record (its keys enter the dictionaries)
+    // and the table stage's (the dictionaries compare its keys a clock early)
+    input  wire [INFO_W:0]    tb_rec,
     input  wire [INFO_W:0]    pr_rec,
     input  wire               pr_clr,   // it is a SYNC: the dictionaries clear after it
     // ---- the symbol stage (trc_stkpred's sy_* registers)
@@ -162,15 +164,18 @@ module trc_stksym #(
     wire [ND_V-1:0] v_code;
     wire            os_upd = sy_valid && os && (!M2 || !sy_pred);
     trc_dictp #(.ND(ND_F), .W(FW), .FLIP(M2 ? 0 : 1)) u_fdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[FW-1:0]), .clr(pr_clr),
+        .clk(clk), .rst(rst), .adv(adv), .key_e(tb_rec[FW-1:0]), .key_in(pr_rec[FW-1:0]),
+        .clr(pr_clr),
         .upd(sy_valid && fn && !sy_pred && !sy_xtop), .hit(f_hit), .code(f_code)
     );
     trc_dictp #(.ND(ND_T), .W(TYPE_W), .FLIP(0)) u_tdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[VAL_W +: TYPE_W]), .clr(pr_clr),
+        .clk(clk), .rst(rst), .adv(adv), .key_e(tb_rec[VAL_W +: TYPE_W]),
+        .key_in(pr_rec[VAL_W +: TYPE_W]), .clr(pr_clr),
         .upd(os_upd), .hit(t_hit), .code(t_code)
     );
     trc_dictp #(.ND(ND_V), .W(VAL_W), .FLIP(0)) u_vdict (
-        .clk(clk), .rst(rst), .adv(adv), .key_in(pr_rec[VAL_W-1:0]), .clr(pr_clr),
+        .clk(clk), .rst(rst), .adv(adv), .key_e(tb_rec[VAL_W-1:0]), .key_in(pr_rec[VAL_W-1:0]),
+        .clr(pr_clr),
         .upd(os_upd), .hit(v_hit), .code(v_code)
     );
 
@@ -370,7 +375,7 @@ module trc_stksym #(
         end
     end
 
-    wire unused = ^{pr_rec[INFO_W:FW]};
+    wire unused = ^{pr_rec[INFO_W:FW], tb_rec[INFO_W:FW]};
 
 endmodule
 
