@@ -934,6 +934,183 @@ static size_t stack_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap)
     return stack_run(d, r, dst, cap);
 }
 
+/* Stack mode 2's function records with trc_stk_consts[1]'s parameters
+ * (time quantum 1), decoded in a run while the last record was not an OS
+ * record (pk = 0). It reads the same bits and makes the same state changes
+ * and trc_stats figures as get_stack2() in get_record(), record for record:
+ * the context index, the NEAR phase's update from the old pd and the
+ * entry's delta update are the same functions of trc_stack.h, the symbol
+ * of a rank comes from a table that trc_stk_rank_sym() fills, a quantum of
+ * 1 leaves deltas as they are (no raw ESC), and what differs is where the
+ * state lives, as in stack_run(). A record's NP, event class, delta symbol
+ * and payload are cut from one 64-bit load (at least 57 stream bits; NP
+ * 12, the class 2, the delta symbol 12 and ESC's payload NZ + NT - 1 at
+ * most), its dictionary code from a second one. The run stops before a
+ * record it cannot take (class 11, an OS record; a code that get_record()
+ * rejects as corrupt: it is left to say so) and before the last SAFE_BITS
+ * of the input, as paper_run() does. Needs d->carry == 0. Returns the
+ * records written to dst[0..cap). */
+static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
+                                        trc_record *dst, size_t cap)
+{
+    const trc_params *p = &trc_stk_consts[1];
+    enum { NZ = TRC_PAPER_NZ, ND = 4, SD = 16, DSIZE = 15 };
+    const unsigned nt = p->nt, fw = p->fid_w;
+    const uint32_t dmax = (UINT32_C(1) << nt) - 1u, flip = UINT32_C(1) << fw;
+    trc_stk *s = &d->stk;
+    if (s->pk)
+        return 0;
+    /* syms[with NP][split][h << 1 | m][rank]: 11 + NP + split ranks */
+    uint8_t syms[2][2][4][13];
+    for (unsigned np = 0; np < 2u; np++)
+        for (unsigned sp = 0; sp < 2u; sp++)
+            for (unsigned hm = 0; hm < 4u; hm++)
+                for (unsigned i = 0; i < 11u + np + sp; i++) {
+                    trc_pentry en = {0, 0, 0, 0, (uint8_t)(hm & 1u),
+                                     (uint8_t)(hm >> 1)};
+                    syms[np][sp][hm][i] =
+                        (uint8_t)trc_stk_rank_sym(&en, (int)np, (int)sp, i);
+                }
+    static const uint8_t sym_kind[SYM__COUNT] = {0, 1, 2, 2, 2, 2, 2, 2, 2,
+                                                 2, 0, 3, 1, 0};
+    const uint8_t *src = r->src;
+    uint64_t pos = r->pos;
+    const uint64_t stop = r->end - SAFE_BITS; /* the caller: end >= SAFE_BITS */
+    uint32_t ring[SD];
+    memcpy(ring, s->stack, sizeof ring);
+    unsigned t = s->t, c = s->c, ld = s->ld;
+    uint32_t top = trc_stk_top(s), prev = s->prev;
+    uint32_t *fe = d->fdict.entry;
+    unsigned fwp = d->fdict.wp;
+    uint64_t flook = 0, fhit = 0, tsb = 0, kindb = 0;
+    uint64_t npred = 0, ntop = 0, ds[4] = {0, 0, 0, 0};
+    size_t n = 0;
+    while (n < cap && pos <= stop) {
+        uint64_t v = load_be64(src + (pos >> 3)) << (pos & 7u);
+        unsigned idx = trc_stk_index_of(p, top, prev);
+        trc_pentry *ep = &s->tab[idx];
+        trc_pentry en = trc_stk_run_load(ep);
+        unsigned hm = (unsigned)en.h << 1 | en.m;
+        unsigned split = ld != TRC_LD_NONE;
+        /* get_sym(): leading ones, capped at the alphabet's length - 1 */
+        unsigned last = 11u + split;
+        unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
+        unsigned i = ones < last ? ones : last;
+        unsigned used = i + (i < last), kb = 0, cls = 1;
+        unsigned sym = syms[1][split][hm][i];
+        int pred = sym != SYM_NP;
+        if (!pred) { /* NP, the class (0 or 10), the symbol without NP */
+            uint64_t y = v << used;
+            if (y >> 62 == 3u)
+                break; /* class 11, an OS record: get_record() */
+            cls = y >> 63 ? 2u : 0u;
+            used += cls ? 2u : 1u;
+            kb = used;
+            last = 10u + split;
+            y = ~(v << used);
+            ones = y ? (unsigned)__builtin_clzll(y) : 64u;
+            i = ones < last ? ones : last;
+            used += i + (i < last);
+            sym = syms[0][split][hm][i];
+        }
+        /* get_delta_of(): the payload */
+        uint64_t x = v << used;
+        uint32_t delta;
+        unsigned k = sym_kind[sym];
+        if (k == 0) {
+            delta = en.pd;
+        } else if (k == 1) { /* NEAR: the direction bit, or the phase's */
+            unsigned down = split ? (ld == TRC_LD_UP) == (sym == SYM_NEAR)
+                                  : (unsigned)(x >> 63);
+            if (down ? en.pd == 0 : en.pd >= dmax)
+                break;
+            delta = down ? en.pd - 1u : en.pd + 1u;
+            used += !split;
+        } else if (k == 3) { /* ESC: the paper code */
+            unsigned z = (unsigned)(x >> (64u - NZ));
+            if (z > nt)
+                break;
+            unsigned low = z < nt ? nt - 1u - z : 0u;
+            delta = (uint32_t)(z < nt) << low |
+                    (uint32_t)(((x << NZ) >> 1) >> (63u - low));
+            used += NZ + low;
+        } else { /* a bit length: the bits below the leading one */
+            int len = (int)en.kb + trc_sym_j[sym];
+            if (len < 1 || len > (int)nt)
+                break;
+            unsigned low = (unsigned)len - 1u;
+            delta = UINT32_C(1) << low | (uint32_t)((x >> 1) >> (63u - low));
+            used += low;
+        }
+        uint32_t key = en.key;
+        unsigned db = 0;
+        if (pred) {
+            npred++;
+        } else if (cls == 0) { /* the exit of the top */
+            key = flip | top;
+            ntop++;
+        } else { /* the function dictionary, without the exit flip */
+            uint64_t at = pos + used;
+            uint64_t u = load_be64(src + (at >> 3)) << (at & 7u);
+            unsigned a = (unsigned)(u >> (64u - ND));
+            flook++;
+            if (a < DSIZE) {
+                key = fe[a];
+                fhit++;
+                db = ND;
+            } else {
+                key = (uint32_t)((u << ND) >> (64u - fw - 1u));
+                fe[fwp] = key;
+                fwp = fwp + 1u == DSIZE ? 0u : fwp + 1u;
+                db = ND + fw + 1u;
+            }
+        }
+        tsb += used - kb;
+        kindb += kb;
+        ds[k]++;
+        pos += used + db;
+        trc_record *o = &dst[n];
+        o->delta = delta;
+        o->kind = key >> fw; /* keys have fw + 1 bits: the exit flag */
+        o->a = key & (flip - 1u);
+        o->b = 0;
+        n++;
+        /* trc_stk_update(): the NEAR phase from the old pd, the entry, the
+         * stack */
+        ld = delta == en.pd                  ? ld
+             : delta == en.pd + 1u           ? (unsigned)TRC_LD_UP
+             : (uint64_t)delta + 1u == en.pd ? (unsigned)TRC_LD_DOWN
+                                             : (unsigned)TRC_LD_NONE;
+        trc_stk_run_store(ep, en, key, delta, pred);
+        trc_stk_move(ring, SD, &t, &c, &top, key, fw);
+        prev = key;
+    }
+    memcpy(s->stack, ring, sizeof ring);
+    s->t = t;
+    s->c = c;
+    s->prev = prev;
+    s->ld = ld;
+    d->fdict.wp = fwp;
+    r->pos = pos;
+    if (n)
+        d->ended = 0;
+    trc_stats *st = &d->st;
+    st->kind_bits += kindb;
+    run_stats(st, n, 0, flook, fhit, 0, 0, tsb, nt, fw, p->type_w, p->val_w,
+              ND, 3, 4);
+    st->predicted += npred;
+    st->top_exits += ntop;
+    for (int j = 0; j < 4; j++)
+        st->delta_sym[j] += ds[j];
+    return n;
+}
+
+/* stack2_run() out of line, as stack_runs(). */
+static size_t stack2_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap)
+{
+    return stack2_run(d, r, dst, cap);
+}
+
 /* trc_decode() with run = run_kind(d); compiled once for run = 0,
  * where the paper run's code drops out and leaves the other modes' loop its
  * registers, once for the paper runs, and once for each stack mode's
@@ -972,9 +1149,11 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
             if (n == cap || r.pos >= r.end)
                 break;
         }
-        if (run == 3 && d->carry == 0 && !d->closing && r.end >= SAFE_BITS) {
+        if ((run == 3 || run == 4) && d->carry == 0 && !d->closing &&
+            r.end >= SAFE_BITS) {
             bitr rr = r;
-            size_t k = stack_runs(d, &rr, dst + n, cap - n);
+            size_t k = run == 3 ? stack_runs(d, &rr, dst + n, cap - n)
+                                : stack2_runs(d, &rr, dst + n, cap - n);
             n += k;
             d->count += (uint32_t)k; /* every record of a run is a trace record */
             r = rr;

@@ -671,6 +671,135 @@ static size_t stack_runs(trc_encoder *e, bitw *w, const trc_record *src,
     return stack_run(e, w, src, n, limit);
 }
 
+/* The ranked unary codes of stack mode 2's function context entry, by
+ * alphabet, entry and symbol: index with_np << 7 | split << 6 | h << 5 |
+ * m << 4 | sym (sym below NPX; NP's own code in the alphabet with NP is
+ * index 1 << 7 | ... | SYM_NP). Each as code << 5 | length, put_sym()'s
+ * code; alphabets that lack sym (NEARO without split, NP without with_np)
+ * are never looked up. */
+static void stack2_codes(uint32_t tab[256])
+{
+    for (unsigned k = 0; k < 256u; k++) {
+        int with_np = (int)(k >> 7), split = (int)(k >> 6 & 1u);
+        unsigned sym = k & 15u;
+        trc_pentry en = {0, 0, 0, 0, (uint8_t)(k >> 4 & 1u), (uint8_t)(k >> 5 & 1u)};
+        if (sym >= SYM_NPX || (sym == SYM_NP && !with_np) ||
+            (sym == SYM_NEARO && !split)) {
+            tab[k] = 0; /* never looked up */
+            continue;
+        }
+        unsigned n = 11u + (unsigned)with_np + (unsigned)split;
+        unsigned i = trc_stk_rank(&en, with_np, split, sym);
+        unsigned last = i + 1u == n;
+        tab[k] = (uint32_t)(((UINT32_C(1) << i) - 1u) << (1u - last)) << 5 |
+                 (i + 1u - last);
+    }
+}
+
+/* Stack mode 2's common records with trc_stk_consts[1]'s parameters (time
+ * quantum 1), coded in a run: valid function records whose delta needs no
+ * TIME_EXT, while the last record was not an OS record (pk = 0: no OS
+ * context entry codes first). It codes the same bits and makes the same
+ * state changes as put_stack2() with trc_stk_update(), record for record:
+ * the context index, the symbol choice (with the NEAR phase ld), the NEAR
+ * phase's update from the old pd and the entry's delta update are the
+ * same functions of trc_stack.h, the rank codes are trc_stk_rank()'s from
+ * stack2_codes()' table, the dictionary is put_dict() without the exit
+ * flip; a quantum of 1 leaves every delta as it is and none raw. What
+ * differs is where the state lives: the top of the stack, its count, its
+ * ring, the previous key and the NEAR phase are locals for the run. A
+ * predicted record is one put (its delta symbol and payload, within 10 +
+ * NZ + NT - 1 bits); any other one NP and the event class, then the delta
+ * symbol and payload, then the dictionary codes. An OS record (or a
+ * record after one) stops the run, as does any other record it does not
+ * take, and put_stack2() codes it. Stops as paper_run() does; returns the
+ * records it took. */
+static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
+                                        const trc_record *src, size_t n,
+                                        size_t limit)
+{
+    const trc_params *p = &trc_stk_consts[1];
+    enum { NZ = TRC_PAPER_NZ, SD = 16 };
+    uint32_t codes[256];
+    trc_stk *s = &e->stk;
+    if (s->pk)
+        return 0;
+    stack2_codes(codes);
+    uint32_t ring[SD];
+    memcpy(ring, s->stack, sizeof ring);
+    unsigned t = s->t, c = s->c, ld = s->ld;
+    uint32_t top = trc_stk_top(s), prev = s->prev;
+    bitw lw = *wp, *w = &lw; /* a copy the compiler keeps in registers */
+    size_t i = 0;
+    for (; i < n && w->pos <= limit; i++) {
+        const trc_record *r = &src[i];
+        uint32_t d = (uint32_t)r->delta;
+        if (r->kind > TRC_EXIT ||
+            ((r->delta >> p->nt) | (r->a >> p->fid_w) | r->b) != 0)
+            break;
+        uint32_t key = (uint32_t)r->kind << p->fid_w | r->a;
+        unsigned idx = trc_stk_index_of(p, top, prev);
+        trc_pentry *ep = &s->tab[idx];
+        trc_pentry en = trc_stk_run_load(ep);
+        int pred = key == en.key;
+        unsigned split = ld != TRC_LD_NONE;
+        unsigned sym = trc_stk_symbol(&en, d, ld);
+        unsigned hm = (unsigned)en.h << 5 | (unsigned)en.m << 4;
+        uint32_t code = codes[(unsigned)pred << 7 | split << 6 | hm | sym];
+        /* the payload of put_payload(), for each kind of symbol */
+        unsigned tb = 31u - (unsigned)__builtin_clz(d | 1u);
+        uint32_t low = d & ((UINT32_C(1) << tb) - 1u);
+        uint64_t pv = 0;
+        unsigned pl = 0;
+        if (sym == SYM_NEAR && !split) {
+            pv = d < en.pd;
+            pl = 1;
+        } else if (sym == SYM_ESC) { /* the paper code; z = NT for d = 0 */
+            pv = (uint64_t)(p->nt - 1u - tb + (d == 0)) << tb | low;
+            pl = NZ + tb;
+        } else if (sym != SYM_EQ && sym != SYM_NEAR && sym != SYM_NEARO) {
+            pv = low;
+            pl = tb;
+        }
+        int istop = 0;
+        if (!pred) { /* NP, then class 0 (the exit of the top) or 10 */
+            uint32_t np = codes[1u << 7 | split << 6 | hm | SYM_NP];
+            istop = r->kind == TRC_EXIT && r->a == top;
+            put(w, (uint64_t)(np >> 5) << (istop ? 1u : 2u) | (istop ? 0u : 2u),
+                (np & 31u) + (istop ? 1u : 2u));
+            flush(w);
+        }
+        put(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
+        flush(w);
+        if (!pred && !istop)
+            put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u, 0);
+        /* trc_stk_update(): the NEAR phase from the old pd, the entry, the
+         * stack */
+        ld = d == en.pd                  ? ld
+             : d == en.pd + 1u           ? (unsigned)TRC_LD_UP
+             : (uint64_t)d + 1u == en.pd ? (unsigned)TRC_LD_DOWN
+                                         : (unsigned)TRC_LD_NONE;
+        trc_stk_run_store(ep, en, key, d, pred);
+        trc_stk_move(ring, SD, &t, &c, &top, key, p->fid_w);
+        prev = key;
+    }
+    *wp = lw;
+    memcpy(s->stack, ring, sizeof ring);
+    s->t = t;
+    s->c = c;
+    s->prev = prev;
+    s->ld = ld;
+    e->count += i; /* every record of a run is a trace record */
+    return i;
+}
+
+/* stack2_run() out of line, as stack_runs(). */
+static size_t stack2_runs(trc_encoder *e, bitw *w, const trc_record *src,
+                          size_t n, size_t limit)
+{
+    return stack2_run(e, w, src, n, limit);
+}
+
 /* trc_encode() with run = run_kind(e); compiled once for run = 0, where
  * the paper run's code drops out and leaves the other modes' loop its
  * registers, once for the paper runs, and once for each stack mode's
@@ -705,6 +834,13 @@ static TRC_HOT_INLINE trc_error encode(trc_encoder *e, const trc_record *src,
         if (run == 3 && !e->in_record) {
             bitw rw = w;
             i += stack_runs(e, &rw, src + i, n - i, limit);
+            w = rw;
+            if (i == n || w.pos > limit)
+                break;
+        }
+        if (run == 4 && !e->in_record) {
+            bitw rw = w;
+            i += stack2_runs(e, &rw, src + i, n - i, limit);
             w = rw;
             if (i == n || w.pos > limit)
                 break;

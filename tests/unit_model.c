@@ -566,12 +566,17 @@ static void test_paper_run_same_as_single(void)
  * run: calls and returns of a seeded program (a repeated call pattern with
  * random detours, so the stack both fills and empties), deltas that repeat,
  * step by one, change length or are 0, OS records of repeated types, LOST
- * records, and now and then a delta that needs TIME_EXT records. */
+ * records, and now and then a delta that needs TIME_EXT records; two
+ * thirds of the function records take the delta of their function after
+ * the previous record's id, which steps by one up or down or stays (stack
+ * mode 2's NEAR phases). */
 static void call_trace(const trc_params *p, trc_record *r, size_t n)
 {
     uint64_t dmax = (UINT64_C(1) << p->nt) - 1;
     uint32_t stack[40], depth = 0, fmask = (1u << p->fid_w) - 1u;
-    uint64_t d = 5;
+    uint64_t d = 5, fdelta[64];
+    for (unsigned k = 0; k < 64u; k++)
+        fdelta[k] = 20u + 7u * k;
     for (size_t i = 0; i < n; i++) {
         unsigned c = (unsigned)(rnd() % 1000);
         d = c < 500 ? d : c < 700 ? d + (rnd() & 1) * 2 - 1 : c < 990 ? rnd() % 3000
@@ -590,6 +595,14 @@ static void call_trace(const trc_params *p, trc_record *r, size_t n)
             r[i] = R(d, TRC_OS, k % 3, (uint32_t)(rnd() % 4));
         } else {
             r[i] = R(d, TRC_LOST, (uint32_t)(rnd() % 9), 0);
+        }
+        /* Two thirds of the function records: the delta of this function
+         * after the previous id, one up or down from its last or the same
+         * (stack mode 2's NEAR phases). */
+        if (r[i].kind <= TRC_EXIT && r[i].delta <= dmax && rnd() % 3 != 0) {
+            uint64_t *fd = &fdelta[(r[i].a * 7u + (i ? r[i - 1].a : 0u)) % 64u];
+            *fd = *fd < 2 ? 2 : *fd + (rnd() % 3) - 1;
+            r[i].delta = *fd;
         }
     }
 }
