@@ -23,6 +23,9 @@ for x in tests/data/*_t10.txt.xz; do
   # stack mode: a container, and a bare stream for byte 0 = 0x58 (paper
   # widths, stack mode, SK 4 + 5 % 9 = 9, SD 1 + 5 * 4 = 21)
   { printf '\x00'; build/trc compress --mode stack $S/$n.txt -; } > $C/decode/$n.stack
+  # stack mode 2 in a container: its header sets the default parameters, so
+  # the decoder's own loop for them (stack2_run) is what the mutations reach
+  { printf '\x00'; build/trc compress --mode stack2 $S/$n.txt -; } > $C/decode/$n.stack2
   { printf '\x58'; build/trc compress --raw --mode stack --stack-depth 21 $S/$n.txt -; } \
     > $C/decode/$n.rawstack
   { printf '\x00'; build/trc compress --mode stack --frame 50 $S/$n.txt -; } > $C/reader/$n.sframed
