@@ -15,9 +15,11 @@
   flow.py report DIR [--carry OLD.json] [--out DIR2]
                                        reports/fpga.md, fpga.json and fpga.svg
                                        (or in DIR2) from DIR's results; with
-                                       --carry, the rows of designs DIR has no
-                                       result for come from an earlier
-                                       reports/fpga.json, marked as carried
+                                       --carry, the rows of each design and
+                                       device DIR has no place and route for
+                                       (Virtex-4: no synthesis) come from an
+                                       earlier reports/fpga.json, marked as
+                                       carried
   flow.py designs [ARCH|DEV]           the design names (of ARCH's flows, or placed on DEV)
   flow.py harnesses                    the harness builds perf runs (for make)
 

@@ -87,7 +87,7 @@ def pnr_row(row, runs, s, p):
 
 def collect(d, carry=None):
     """The report's data from results folder d (and an earlier report's rows
-    for the designs d has no result for, marked as carried)."""
+    for each design and device d has no result for, marked as carried)."""
     bad = []
     perf = json.load(open(os.path.join(d, "perf.json")))
     old = json.load(open(carry)) if carry else None
@@ -117,13 +117,16 @@ def collect(d, carry=None):
             if dev != "xc4v":
                 pnr_row(row, runs, s, p)
             rows.append(row)
-    if old:  # designs not run this time: their rows as the earlier report has them
-        done = {r["design"] for r in rows}
+    if old:  # a design on a device not placed this time (a synthesis-only
+        # Virtex-4 row: not synthesized): its row as the earlier report has it
+        done = {(r["design"], r["dev"]) for r in rows if r["dev"] == "xc4v" or r.get("runs")}
+        rows = [r for r in rows if (r["design"], r["dev"]) in done]
         for r in old["rows"]:
-            if r["design"] in DESIGNS and r["design"] not in done:
+            if r["design"] in DESIGNS and (r["design"], r["dev"]) not in done:
                 r.setdefault("carried_from", old["date"])
                 rows.append(r)
-        rows.sort(key=lambda r: list(DESIGNS).index(r["design"]))
+        devs = list(DEVICES)
+        rows.sort(key=lambda r: (list(DESIGNS).index(r["design"]), devs.index(r["dev"])))
     notes = sorted({"%s (%s): %s" % (r["design"], r.get("arch") or r.get("dev"), r["note"])
                     for r in syn_all + wrap_all if r.get("note")})
     fails = sorted("%s on %s seed %s: %s" % (r["design"], r["dev"], r["seed"],

@@ -222,11 +222,13 @@ def markdown(rep, area_units, logic_units):
       % rep["date"])
     A("")
     A("- sources: commit %s" % rep["source"])
-    carried = sorted({(r["design"], r["carried_from"]) for r in rep["rows"]
-                      if r.get("carried_from")}, key=lambda c: list(DESIGNS).index(c[0]))
-    for dsg, frm in carried:
-        A("- %s: not run this time; its rows are carried from the report of %s"
-          % (dsg, frm))
+    carried = {}
+    for r in rep["rows"]:
+        if r.get("carried_from"):
+            carried.setdefault((r["design"], r["carried_from"]), []).append(r["device"])
+    for (dsg, frm), devs in sorted(carried.items(), key=lambda c: list(DESIGNS).index(c[0][0])):
+        A("- %s on %s: not run this time; carried from the report of %s"
+          % (dsg, ", ".join(devs), frm))
     for k, v in rep["tools"].items():
         A("- %s: `%s`" % (k, v))
     A("")

@@ -72,6 +72,15 @@ name="flow.py report: a cut result is listed, the lean row written"
 check bash -c "python3 fpga/flow.py report $R/res --out $R/out 2> $R/err.txt \
   && grep -q 'trc_lean_w8.hx8k.s1.json: not a readable result' $R/out/fpga.md $R/err.txt \
   && grep -q '^| trc_lean_w8 | iCE40 HX8K' $R/out/fpga.md"
+# --carry: a design synthesized but not placed this time keeps the earlier
+# report's placed rows, marked carried, per device (the committed report)
+name="flow.py report --carry: the placed rows of a design synthesized only, carried"
+check bash -c "mkdir -p $R/out2 && python3 fpga/flow.py report $R/res --carry reports/fpga.json \
+    --out $R/out2 2> /dev/null \
+  && grep -q '^- trc_lean_w8 on iCE40 HX8K-CT256.*: not run this time; carried from' $R/out2/fpga.md \
+  && python3 -c \"import json; r = json.load(open('$R/out2/fpga.json'))['rows']; \
+assert [x for x in r if x['design'] == 'trc_lean_w8' and x['dev'] == 'hx8k' \
+        and x.get('carried_from') and x.get('fmax_median')]\""
 unknown_design() { # exit status 2 and a message naming the design
   local rc=0
   python3 fpga/flow.py synth no_such_design ice40 $Q/x.json > $Q/unknown.txt 2>&1 || rc=$?
