@@ -157,7 +157,7 @@ module trc_piece #(
                     .clk(clk), .rst(rst), .d(adv_d), .q(adv_o[r])
                 );
             end
-            wire unused_adv = adv;
+            wire unused_adv = ^{adv, split_w};   // split_w: the check below
 `ifdef TRC_ASSERT
             // the flops are the enable of EREP = 0, a clock ahead
             always @(posedge clk)
