@@ -61,25 +61,9 @@ module trc_mpenc #(
     localparam [BCW-1:0] BURST_LAST = BURST_LAST_I[BCW-1:0];
 
     // ---- parameter checks (trc_format.vh): each stops every tool
+    trc_fmt_check #(.NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .ND_F(ND_F),
+                    .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W), .INFO_W(INFO_W)) u_fmt_check ();
     generate
-        `TRC_PARAM_CHECK(NT >= 2 && NT <= 32, g_bad_nt, trc_bad_param_NT,
-                         "trc_mpenc: NT must be 2..32")
-        `TRC_PARAM_CHECK(FID_W >= 1 && FID_W <= 31, g_bad_fid_w, trc_bad_param_FID_W,
-                         "trc_mpenc: FID_W must be 1..31")
-        `TRC_PARAM_CHECK(TYPE_W >= 3 && TYPE_W <= 16, g_bad_type_w, trc_bad_param_TYPE_W,
-                         "trc_mpenc: TYPE_W must be 3..16")
-        `TRC_PARAM_CHECK(VAL_W >= 1 && VAL_W <= 32, g_bad_val_w, trc_bad_param_VAL_W,
-                         "trc_mpenc: VAL_W must be 1..32")
-        `TRC_PARAM_CHECK(ND_F >= 1 && ND_F <= 8 && ND_F <= FID_W &&
-                         ND_T >= 1 && ND_T <= 8 && ND_T <= TYPE_W &&
-                         ND_V >= 1 && ND_V <= 8 && ND_V <= VAL_W, g_bad_nd, trc_bad_param_ND,
-                         "trc_mpenc: ND_F/ND_T/ND_V must be 1..8 and <= their field width")
-        `TRC_PARAM_CHECK(OUT_W == 8 || OUT_W == 16 || OUT_W == 32 || OUT_W == 64,
-                         g_bad_out_w, trc_bad_param_OUT_W,
-                         "trc_mpenc: OUT_W must be 8, 16, 32 or 64")
-        `TRC_PARAM_CHECK(INFO_W == `TRC_INFO_W(FID_W, TYPE_W, VAL_W), g_bad_info_w,
-                         trc_bad_param_INFO_W,
-                         "trc_mpenc: INFO_W is derived, leave it at its default")
         `TRC_PARAM_CHECK(NCPU >= 1 && NCPU <= 8, g_bad_ncpu, trc_bad_param_NCPU,
                          "trc_mpenc: NCPU must be 1..8")
         `TRC_PARAM_CHECK(NCPU == 1 || ((NT + 1) & NT) != 0, g_bad_nt_cpus,
