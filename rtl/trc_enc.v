@@ -333,9 +333,7 @@ module trc_enc #(
                     .m_ready_next(cd_ready_n)
                 );
             end
-            trc_packer #(
-                .OUT_W(OUT_W), .MAXLEN(MAXLEN), .LW(LW), .EW(EW), .RNL(MODE != 0 ? 1 : 0)
-            ) u_packer (
+            trc_packer #(.OUT_W(OUT_W), .MAXLEN(MAXLEN), .LW(LW), .EW(EW)) u_packer (
                 .clk(clk), .rst(rst),
                 .s_bits(cd_bits), .s_endm1(cd_endm1), .s_flush(cd_flush),
                 .s_valid(cd_valid), .s_ready(cd_ready), .s_ready_next(cd_ready_n),

@@ -7,9 +7,6 @@
 //   MAXLEN - longest coded record in bits
 //   LW     - lane width: a power of two >= OUT_W and >= MAXLEN (trc_enc)
 //   EW     - width of the end-position input: 2^EW > LW - 1 + MAXLEN
-//   RNL    - 1: s_ready_next feeds logic of the user's (trc_piece's stage
-//            enable), so it is built with go_n in its last LUT; 0: it only
-//            loads adv_q
 // The formal-only state and invariants are in trc_packer_proof.vh.
 `default_nettype none
 
@@ -17,8 +14,7 @@ module trc_packer #(
     parameter OUT_W  = 64,
     parameter MAXLEN = 57,
     parameter LW     = 64,
-    parameter EW     = 7,
-    parameter RNL    = 0
+    parameter EW     = 7
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -276,17 +272,7 @@ module trc_packer #(
     wire fire_f  = !rst && (adv ? va_q : v0_q) && tk_n;   // fires if go_n
     wire cpl_n   = adv ? cpl_a_q : cpl_q;
     wire flush_n = adv ? flush_a_q : flush_q;
-    generate
-        if (RNL != 0) begin : g_rnl
-            // go_n, the latest input, enters the last LUT: its two
-            // outcomes are nets of their own
-            (* keep *) wire srn_g = rst || tk_n || (adv && !va_q);   // if go_n
-            (* keep *) wire srn_s = rst || (adv && !va_q);           // if not
-            assign s_ready_next = go_n ? srn_g : srn_s;
-        end else begin : g_rn
-            assign s_ready_next = rst || (go_n && tk_n) || (adv && !va_q);
-        end
-    endgenerate
+    assign s_ready_next = rst || (go_n && tk_n) || (adv && !va_q);
     always @(posedge clk) begin
         rdy_q <= rst || (go_n && tk_n);
         adv_q <= s_ready_next;

@@ -150,11 +150,7 @@ module trc_piece #(
             end
             // the stages move on the next clock when the output register
             // will be empty or taken and no second piece waits
-            // (m_ready_n, the latest input, enters the last LUT: the rest
-            // are two nets of their own, made beside it)
-            (* keep *) wire adv_e = !mv_d && !split_d;  // moves whatever m_ready_n
-            (* keep *) wire adv_r = !split_d;           // moves if m_ready_n
-            wire adv_d = adv_e || (m_ready_n && adv_r);
+            wire adv_d = (!mv_d || m_ready_n) && !split_d;
             genvar r;
             for (r = 0; r < NA; r = r + 1) begin : g_rep
                 trc_rep #(.RV(1'b1)) u_rep (
