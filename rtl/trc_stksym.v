@@ -95,7 +95,7 @@ module trc_stksym #(
     wire       npx    = M2 && os && sy_pk && sy_pred; // step 1's alphabet
     // pos_f: the place in the order of m; the two increments' compares
     // (pos > NEAR's place, pos >= NP's) are constant tables of the symbol's
-    // few bits: lookups, not comparators with carry chains
+    // few bits, so each is a LUT or two, not an adder's carry chain
     function automatic [3:0] pos_f(input [1:0] sym, input [2:0] j, input m);
         reg [2:0] z;
         begin
@@ -237,8 +237,7 @@ module trc_stksym #(
     wire sx_os = sx_c[CW-3];                 // after flush and fields
 
     // ---- the split stage: the rank code (rank ones, a zero) and the prefix
-    // (constant tables of {pos, ra, rb, last}: lookups, no adder in front of
-    // the shift)
+    // (a table of {pos, ra, rb, last}: two LUT levels, no adder)
     function automatic [16*128-1:0] dr_rom(input integer n);
         integer x;
         reg [3:0] rank;
