@@ -93,44 +93,26 @@ module trc_stksym #(
     wire       np_h   = in_e && sy_eh;              // NP at 3 or 8 (else 1)
     wire       split  = M2 && in_e && sy_split;
     wire       npx    = M2 && os && sy_pk && sy_pred; // step 1's alphabet
-    // pos_f: the place in the order of m; the two increments' compares
-    // (pos > NEAR's place, pos >= NP's) are constant tables of the symbol's
-    // few bits, so each is a LUT or two, not an adder's carry chain
-    function automatic [3:0] pos_f(input [1:0] sym, input [2:0] j, input m);
-        reg [2:0] z;
-        begin
-            case (j)                                // j + 3 -> L0 L+1 L-1 ...
-                3'd3: z = 3'd0;  3'd4: z = 3'd1;  3'd2: z = 3'd2;  3'd5: z = 3'd3;
-                3'd1: z = 3'd4;  3'd6: z = 3'd5;  3'd0: z = 3'd6;  default: z = 3'd7;
-            endcase
-            case (sym)
-                2'd0:    pos_f = m ? 4'd6 : 4'd0;
-                2'd1:    pos_f = m ? 4'd7 : 4'd1;
-                2'd2:    pos_f = m ? (z <= 3'd5 ? {1'b0, z} : {1'b0, z} + 4'd2)
-                               : {1'b0, z} + 4'd2;
-                default: pos_f = 4'd10;
-            endcase
-        end
-    endfunction
-    // {sym, j, m, np_h} -> {pos >= npp, pos > pos_near}
-    function automatic [255:0] cmp_rom(input integer n);
-        integer x;
-        reg [3:0] p;
-        begin
-            cmp_rom = {256{1'b0}};
-            for (x = 0; x < n; x = x + 1) begin
-                p = pos_f(x[6:5], x[4:2], x[1]);
-                cmp_rom[2*x]     = p > (x[1] ? 4'd7 : 4'd1);
-                cmp_rom[2*x + 1] = p >= (!x[0] ? 4'd1 : x[1] ? 4'd8 : 4'd3);
-            end
-        end
-    endfunction
-    localparam [255:0] CMP = cmp_rom(128);
-    wire [6:0] cx    = {sy_sym, sy_j, sy_m, np_h};
-    wire [3:0] pos   = pos_f(sy_sym, sy_j, sy_m);
-    // rank = pos + ra + rb, added in the split stage
-    wire       ra    = split && (CMP[2*cx] || sy_nearo);
-    wire       rb    = np && CMP[2*cx + 1];
+    reg  [3:0] pos, pos_near, npp;
+    reg  [1:0] rinc;
+    reg  [2:0] zz;
+    always @* begin
+        case (sy_j)                                 // j + 3 -> L0 L+1 L-1 ...
+            3'd3: zz = 3'd0;  3'd4: zz = 3'd1;  3'd2: zz = 3'd2;  3'd5: zz = 3'd3;
+            3'd1: zz = 3'd4;  3'd6: zz = 3'd5;  3'd0: zz = 3'd6;  default: zz = 3'd7;
+        endcase
+        pos_near = sy_m ? 4'd7 : 4'd1;
+        case (sy_sym)
+            2'd0:    pos = sy_m ? 4'd6 : 4'd0;
+            2'd1:    pos = pos_near;
+            2'd2:    pos = sy_m ? (zz <= 3'd5 ? {1'b0, zz} : {1'b0, zz} + 4'd2)
+                                : {1'b0, zz} + 4'd2;
+            default: pos = 4'd10;
+        endcase
+        npp  = !np_h ? 4'd1 : sy_m ? 4'd8 : 4'd3;
+        // rank = pos + rinc, added in the split stage
+        rinc = {1'b0, split && (pos > pos_near || sy_nearo)} + {1'b0, np && pos >= npp};
+    end
     // the last rank has no closing zero: ESC, unless NPX follows it (the
     // code itself is made in the split stage)
     wire       last  = sy_sym == 2'd3 && !npx;
@@ -211,7 +193,7 @@ module trc_stksym #(
     reg [TSW-1:0]    sx_pl;
     reg [SW-1:0]     sx_pl_len;
     reg [3:0]        sx_pos;
-    reg              sx_ra, sx_rb;
+    reg [1:0]        sx_rinc;
     reg [11:0]       sx_s2;
     reg [3:0]        sx_s2_len;
     always @(posedge clk) begin
@@ -224,8 +206,7 @@ module trc_stksym #(
             sx_pl     <= pl;
             sx_pl_len <= pl_len;
             sx_pos    <= pos;
-            sx_ra     <= ra;
-            sx_rb     <= rb;
+            sx_rinc   <= rinc;
             sx_s2     <= s2;
             sx_s2_len <= s2_len;
         end
@@ -237,35 +218,9 @@ module trc_stksym #(
     wire sx_os = sx_c[CW-3];                 // after flush and fields
 
     // ---- the split stage: the rank code (rank ones, a zero) and the prefix
-    // (a table of {pos, ra, rb, last}: two LUT levels, no adder)
-    function automatic [16*128-1:0] dr_rom(input integer n);
-        integer x;
-        reg [3:0] rank;
-        begin
-            dr_rom = {16*128{1'b0}};
-            for (x = 0; x < n; x = x + 1) begin
-                rank = x[6:3] + {3'd0, x[2]} + {3'd0, x[1]};
-                dr_rom[16*x +: 13] = ({13{1'b1}} >> (13 - rank)) << !x[0];
-                dr_rom[16*x + 13 +: 3] = 3'd0;
-            end
-        end
-    endfunction
-    function automatic [4*128-1:0] drl_rom(input integer n);
-        integer x;
-        reg [3:0] rank;
-        begin
-            drl_rom = {4*128{1'b0}};
-            for (x = 0; x < n; x = x + 1) begin
-                rank = x[6:3] + {3'd0, x[2]} + {3'd0, x[1]};
-                drl_rom[4*x +: 4] = rank + {3'd0, !x[0]};
-            end
-        end
-    endfunction
-    localparam [16*128-1:0] DR  = dr_rom(128);
-    localparam [4*128-1:0]  DRL = drl_rom(128);
-    wire [6:0]  rx     = {sx_pos, sx_ra, sx_rb, sx_last};
-    wire [12:0] dr     = DR[16*rx +: 13];
-    wire [3:0]  dr_len = DRL[4*rx +: 4];
+    wire [3:0]  sx_rank = sx_pos + {2'd0, sx_rinc};
+    wire [12:0] dr     = ({13{1'b1}} >> (13 - sx_rank)) << !sx_last;
+    wire [3:0]  dr_len = sx_rank + {3'd0, !sx_last};
     wire        x_fn   = !sx_os;
     reg [PFW-1:0] pf;
     reg [4:0]     pf_len;
