@@ -801,8 +801,11 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
     uint32_t top = trc_stk_top(s), prev = s->prev;
     uint32_t *fe = d->fdict.entry;
     unsigned fwp = d->fdict.wp, twp = d->tdict.wp, vwp = d->vdict.wp;
-    uint64_t nos = 0, flook = 0, fhit = 0, th = 0, vh = 0, tsb = 0, kindb = 0;
-    uint64_t npred = 0, ntop = 0, ds[4] = {0, 0, 0, 0};
+    /* trc_stats' counts; the predicted records, the kind and timestamp
+     * bits follow from them, the NP codes' bits npb and the bits read */
+    uint64_t nos = 0, flook = 0, fhit = 0, th = 0, vh = 0, npbs = 0;
+    uint64_t ntop = 0, ds[4] = {0, 0, 0, 0};
+    const uint64_t pos0 = pos;
     size_t n = 0;
     while (n < cap && pos <= stop) {
         uint64_t v = load_be64(src + (pos >> 3)) << (pos & 7u);
@@ -887,11 +890,8 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
                 os = 1;
                 clsb = 2 + bits;
             }
-        } else {
-            npred++;
         }
-        tsb += used - npb;
-        kindb += npb + (!pred && clsb ? (clsb == 1 ? 1u : 2u) : 0u);
+        npbs += npb;
         ds[k]++;
         pos += used + clsb;
         o->delta = delta;
@@ -917,10 +917,15 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
         d->ended = 0;
     uint64_t nf = n - nos;
     trc_stats *st = &d->st;
-    st->kind_bits += kindb;
-    run_stats(st, nf, nos, flook, fhit, th, vh, tsb, nt, fw, tw, vw, ND, ND,
-              ND);
-    st->predicted += npred;
+    /* class 0 is one bit, 10 and 11 two; the rest of a record's bits past
+     * NP are its class's fields or its timestamp's */
+    uint64_t clsb = ntop + (2u + ND) * flook + (2u + 2u * ND) * nos +
+                    (fw + 1u) * (flook - fhit) + tw * (nos - th) +
+                    vw * (nos - vh);
+    st->kind_bits += npbs + ntop + 2u * (flook + nos);
+    run_stats(st, nf, nos, flook, fhit, th, vh, pos - pos0 - npbs - clsb, nt,
+              fw, tw, vw, ND, ND, ND);
+    st->predicted += n - ntop - flook - nos;
     st->top_exits += ntop;
     for (int j = 0; j < 4; j++)
         st->delta_sym[j] += ds[j];
@@ -982,8 +987,11 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
     uint32_t top = trc_stk_top(s), prev = s->prev;
     uint32_t *fe = d->fdict.entry;
     unsigned fwp = d->fdict.wp;
-    uint64_t flook = 0, fhit = 0, tsb = 0, kindb = 0;
-    uint64_t npred = 0, ntop = 0, ds[4] = {0, 0, 0, 0};
+    /* trc_stats' counts; the predicted records and the timestamp bits
+     * follow from them, the kind bits kindb and the bits read */
+    uint64_t flook = 0, fhit = 0, kindb = 0;
+    uint64_t ntop = 0, ds[4] = {0, 0, 0, 0};
+    const uint64_t pos0 = pos;
     size_t n = 0;
     while (n < cap && pos <= stop) {
         uint64_t v = load_be64(src + (pos >> 3)) << (pos & 7u);
@@ -1044,12 +1052,10 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
         }
         uint32_t key = en.key;
         unsigned db = 0;
-        if (pred) {
-            npred++;
-        } else if (cls == 0) { /* the exit of the top */
+        if (!pred && cls == 0) { /* the exit of the top */
             key = flip | top;
             ntop++;
-        } else { /* the function dictionary, without the exit flip */
+        } else if (!pred) { /* the function dictionary, no exit flip */
             uint64_t at = pos + used;
             uint64_t u = load_be64(src + (at >> 3)) << (at & 7u);
             unsigned a = (unsigned)(u >> (64u - ND));
@@ -1065,7 +1071,6 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
                 db = ND + fw + 1u;
             }
         }
-        tsb += used - kb;
         kindb += kb;
         ds[k]++;
         pos += used + db;
@@ -1096,9 +1101,10 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
         d->ended = 0;
     trc_stats *st = &d->st;
     st->kind_bits += kindb;
-    run_stats(st, n, 0, flook, fhit, 0, 0, tsb, nt, fw, p->type_w, p->val_w,
-              ND, 3, 4);
-    st->predicted += npred;
+    uint64_t db = ND * flook + (fw + 1u) * (flook - fhit); /* dictionary */
+    run_stats(st, n, 0, flook, fhit, 0, 0, pos - pos0 - kindb - db, nt, fw,
+              p->type_w, p->val_w, ND, 3, 4);
+    st->predicted += n - ntop - flook;
     st->top_exits += ntop;
     for (int j = 0; j < 4; j++)
         st->delta_sym[j] += ds[j];

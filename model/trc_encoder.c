@@ -37,19 +37,25 @@ static inline void put(bitw *w, uint64_t v, unsigned bits)
     w->n += bits;
 }
 
-/* No branch on n: the bits go MSB-first to dst + pos (n <= 63, so the
- * two-step shift is defined for n = 0 too), and pos moves by whole bytes. */
-static inline void flush(bitw *w)
+/* The n bits of acc, MSB-first, as the 8 bytes at o (n <= 63, so the
+ * two-step shift is defined for n = 0 too). */
+static inline void store_bits(uint8_t *o, uint64_t acc, unsigned n)
 {
-    uint64_t x = (w->acc << (63u - w->n)) << 1;
+    uint64_t x = (acc << (63u - n)) << 1;
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     x = __builtin_bswap64(x);
-    memcpy(w->dst + w->pos, &x, 8);
+    memcpy(o, &x, 8);
 #else
     for (int i = 0; i < 8; i++)
-        w->dst[w->pos + (size_t)i] = (uint8_t)(x >> (56 - 8 * i));
+        o[i] = (uint8_t)(x >> (56 - 8 * i));
 #endif
+}
+
+/* No branch on n: the bits go to dst + pos, and pos moves by whole bytes. */
+static inline void flush(bitw *w)
+{
+    store_bits(w->dst + w->pos, w->acc, w->n);
     w->pos += w->n >> 3;
     w->n &= 7u;
 }
@@ -527,6 +533,67 @@ static size_t paper_runs(trc_encoder *e, bitw *w, const trc_record *src,
     return k;
 }
 
+/* The stack runs' bit writer: bitw with the output pointer o = dst + pos
+ * in place of dst and pos, one register fewer in their record loops. */
+typedef struct {
+    uint8_t *o;
+    uint64_t acc;
+    unsigned n;
+} runw;
+
+static inline void rput(runw *w, uint64_t v, unsigned bits)
+{
+    w->acc = (w->acc << bits) | v;
+    w->n += bits;
+}
+
+/* flush() on a runw */
+static inline void rflush(runw *w)
+{
+    store_bits(w->o, w->acc, w->n);
+    w->o += w->n >> 3;
+    w->n &= 7u;
+}
+
+static inline runw run_writer(const bitw *w)
+{
+    runw r = {w->dst + w->pos, w->acc, w->n};
+    return r;
+}
+
+static inline void run_writer_done(bitw *w, const runw *r)
+{
+    w->pos = (size_t)(r->o - w->dst);
+    w->acc = r->acc;
+    w->n = r->n;
+}
+
+/* put_dict() on a runw: the rare records' dictionary codes */
+static void rput_dict(runw *rw, uint8_t *dst, trc_dict *d, unsigned nd,
+                      uint32_t key, unsigned key_w)
+{
+    bitw w = {dst, 0, 0, 0, 0};
+    run_writer_done(&w, rw);
+    put_dict(&w, d, nd, key, key_w, 0);
+    *rw = run_writer(&w);
+}
+
+/* The end of the stack runs' block from r (r < end), with the writer at
+ * pos <= limit: a record of a run moves pos by at most RUN_REC_BYTES
+ * (stack mode at most 77 bits with its OS record, stack mode 2 73, plus
+ * the < 8 bits a flush keeps), so the block's records begin at
+ * pos + RUN_REC_BYTES * j <= limit. The runs test limit once a block
+ * rather than once a record, and stop at the same record as a test per
+ * record would. */
+enum { RUN_REC_BYTES = 16 };
+static inline const trc_record *run_block(const trc_record *r,
+                                          const trc_record *end, size_t pos,
+                                          size_t limit)
+{
+    size_t m = (limit - pos) / RUN_REC_BYTES + 1u;
+    return m < (size_t)(end - r) ? r + m : end;
+}
+
 /* The codes of stack mode's first put of a record, by entry and symbol: a
  * predicted record's delta symbol in the alphabet with NP (index 0 << 6 |
  * h << 5 | m << 4 | sym), and for any other record NP's code followed by
@@ -590,17 +657,25 @@ static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
     uint32_t top = trc_stk_top(s), prev = s->prev;
     trc_dict *fd = &e->fdict;
     unsigned fwp = fd->wp;
-    bitw lw = *wp, *w = &lw; /* a copy the compiler keeps in registers */
+    uint8_t *const dst = wp->dst;
+    runw lw = run_writer(wp), *w = &lw; /* kept in registers */
     trc_dict8r fr = trc_dict8r_load(fd);
-    size_t i = 0;
-    for (; i < n && w->pos <= limit; i++) {
-        const trc_record *r = &src[i];
+    const trc_record *r = src, *const end = src + n, *bend = src;
+    for (;; r++) {
+        if (r == bend) { /* a new block */
+            if (r == end || (size_t)(w->o - dst) > limit)
+                break;
+            bend = run_block(r, end, (size_t)(w->o - dst), limit);
+        }
         uint32_t d = (uint32_t)r->delta;
-        int fn = r->kind <= TRC_EXIT;
-        if (fn ? ((r->delta >> p->nt) | (r->a >> p->fid_w) | r->b) != 0
-               : !(r->kind == TRC_OS && r->delta <= dmax && r->a < lost &&
-                   r->b <= vmax))
-            break;
+        int fn = 1;
+        if (((r->delta >> p->nt) | (r->a >> p->fid_w) | r->b |
+             (r->kind >> 1)) != 0) { /* not a valid function record */
+            if (!(r->kind == TRC_OS && r->delta <= dmax && r->a < lost &&
+                  r->b <= vmax))
+                break;
+            fn = 0;
+        }
         uint32_t key = (uint32_t)r->kind << p->fid_w | r->a; /* fn only */
         unsigned idx = trc_stk_index_of(p, top, prev);
         trc_pentry *ep = &s->tab[idx];
@@ -624,41 +699,42 @@ static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
             pv = low;
             pl = tb;
         }
-        put(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
-        flush(w);
+        rput(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
+        rflush(w);
         if (!pred) {
             if (!fn) { /* class 11, then the type and value codes */
-                put(w, 3, 2);
-                put_dict(w, &e->tdict, TRC_PAPER_ND, r->a, p->type_w, 0);
-                put_dict(w, &e->vdict, TRC_PAPER_ND, r->b, p->val_w, 0);
+                rput(w, 3, 2);
+                rput_dict(w, dst, &e->tdict, TRC_PAPER_ND, r->a, p->type_w);
+                rput_dict(w, dst, &e->vdict, TRC_PAPER_ND, r->b, p->val_w);
                 continue; /* an OS record leaves the predictor as it is */
             }
             if (r->kind == TRC_EXIT && r->a == top) {
-                put(w, 0, 1); /* class 0: the exit of the top */
+                rput(w, 0, 1); /* class 0: the exit of the top */
             } else {          /* class 10 and the function dictionary */
                 unsigned a = trc_dict8r_find(&fr, key, FSIZE);
                 if (a < FSIZE)
-                    put(w, 2u << 3 | a, 5);
+                    rput(w, 2u << 3 | a, 5);
                 else
-                    put(w, (UINT64_C(2) << 3 | FSIZE) << (p->fid_w + 1u) | key,
+                    rput(w, (UINT64_C(2) << 3 | FSIZE) << (p->fid_w + 1u) | key,
                         5u + p->fid_w + 1u);
                 trc_dict8r_set(&fr, a < FSIZE ? a : fwp, key ^ (fmask + 1u));
                 if (a == FSIZE)
                     fwp = fwp + 1u == FSIZE ? 0u : fwp + 1u;
             }
-            flush(w);
+            rflush(w);
         }
         trc_stk_run_store(ep, en, key, d, pred);
         trc_stk_move(ring, SD, &t, &c, &top, key, p->fid_w);
         prev = key;
     }
-    *wp = lw;
+    run_writer_done(wp, &lw);
     trc_dict8r_store(&fr, fd);
     fd->wp = fwp;
     memcpy(s->stack, ring, sizeof ring);
     s->t = t;
     s->c = c;
     s->prev = prev;
+    size_t i = (size_t)(r - src);
     e->count += i; /* every record of a run is a trace record */
     return i;
 }
@@ -729,13 +805,18 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
     memcpy(ring, s->stack, sizeof ring);
     unsigned t = s->t, c = s->c, ld = s->ld;
     uint32_t top = trc_stk_top(s), prev = s->prev;
-    bitw lw = *wp, *w = &lw; /* a copy the compiler keeps in registers */
-    size_t i = 0;
-    for (; i < n && w->pos <= limit; i++) {
-        const trc_record *r = &src[i];
+    uint8_t *const dst = wp->dst;
+    runw lw = run_writer(wp), *w = &lw; /* kept in registers */
+    const trc_record *r = src, *const end = src + n, *bend = src;
+    for (;; r++) {
+        if (r == bend) { /* a new block */
+            if (r == end || (size_t)(w->o - dst) > limit)
+                break;
+            bend = run_block(r, end, (size_t)(w->o - dst), limit);
+        }
         uint32_t d = (uint32_t)r->delta;
-        if (r->kind > TRC_EXIT ||
-            ((r->delta >> p->nt) | (r->a >> p->fid_w) | r->b) != 0)
+        if (((r->delta >> p->nt) | (r->a >> p->fid_w) | r->b |
+             (r->kind >> 1)) != 0) /* not a valid function record */
             break;
         uint32_t key = (uint32_t)r->kind << p->fid_w | r->a;
         unsigned idx = trc_stk_index_of(p, top, prev);
@@ -765,14 +846,14 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
         if (!pred) { /* NP, then class 0 (the exit of the top) or 10 */
             uint32_t np = codes[1u << 7 | split << 6 | hm | SYM_NP];
             istop = r->kind == TRC_EXIT && r->a == top;
-            put(w, (uint64_t)(np >> 5) << (istop ? 1u : 2u) | (istop ? 0u : 2u),
+            rput(w, (uint64_t)(np >> 5) << (istop ? 1u : 2u) | (istop ? 0u : 2u),
                 (np & 31u) + (istop ? 1u : 2u));
-            flush(w);
+            rflush(w);
         }
-        put(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
-        flush(w);
+        rput(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
+        rflush(w);
         if (!pred && !istop)
-            put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u, 0);
+            rput_dict(w, dst, &e->fdict, p->nd_f, key, p->fid_w + 1u);
         /* trc_stk_update(): the NEAR phase from the old pd, the entry, the
          * stack */
         ld = d == en.pd                  ? ld
@@ -783,12 +864,13 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
         trc_stk_move(ring, SD, &t, &c, &top, key, p->fid_w);
         prev = key;
     }
-    *wp = lw;
+    run_writer_done(wp, &lw);
     memcpy(s->stack, ring, sizeof ring);
     s->t = t;
     s->c = c;
     s->prev = prev;
     s->ld = ld;
+    size_t i = (size_t)(r - src);
     e->count += i; /* every record of a run is a trace record */
     return i;
 }
