@@ -568,6 +568,20 @@ static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, const trc_params *p,
 /* A record never needs more bits than this, padding included. */
 #define SAFE_BITS (8u * TRC_MAX_RECORD_BYTES)
 
+/* The end of a stack run's next block of records from n (n < cap), with
+ * the reader at pos <= stop: a record of a run takes at most RUN_REC_BITS
+ * (stack mode 77 with its OS record, stack mode 2 73, whatever the input
+ * holds), so the block's records begin at pos + RUN_REC_BITS * j <= stop.
+ * The runs test stop and cap once a block rather than once a record, and
+ * stop at the same record as a test per record would. */
+enum { RUN_REC_BITS = 128 };
+static inline size_t run_block(size_t n, size_t cap, uint64_t pos,
+                               uint64_t stop)
+{
+    uint64_t m = (stop - pos) / RUN_REC_BITS + 1u;
+    return m < cap - n ? n + (size_t)m : cap;
+}
+
 /* Adds what a decoder run counted to trc_stats: nf function records
  * (flook of them through the function dictionary, fhit hits) and nos OS
  * records (th and vh dictionary hits), tsb bits of timestamp codes. The
@@ -806,15 +820,20 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
     uint64_t nos = 0, flook = 0, fhit = 0, th = 0, vh = 0, npbs = 0;
     uint64_t ntop = 0, ds[4] = {0, 0, 0, 0};
     const uint64_t pos0 = pos;
-    size_t n = 0;
-    while (n < cap && pos <= stop) {
+    size_t n = 0, bend = 0;
+    for (;;) {
+        if (n == bend) { /* a new block */
+            if (n == cap || pos > stop)
+                break;
+            bend = run_block(n, cap, pos, stop);
+        }
         uint64_t v = load_be64(src + (pos >> 3)) << (pos & 7u);
         unsigned idx = trc_stk_index_of(p, top, prev);
         trc_pentry *ep = &s->tab[idx];
         trc_pentry en = trc_stk_run_load(ep);
         unsigned hm = (unsigned)en.h << 1 | en.m;
         /* get_sym(): leading ones, capped at the alphabet's length - 1 */
-        unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
+        unsigned ones = (unsigned)__builtin_clzll(~v | 1u); /* 64 -> 63 */
         unsigned i = ones < 11u ? ones : 11u;
         unsigned used = i + (i < 11u), npb = 0;
         unsigned sym = syms[1][hm][i];
@@ -822,7 +841,7 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
         if (!pred) { /* NP, then the delta symbol without NP */
             npb = used;
             uint64_t y = ~(v << used);
-            ones = y ? (unsigned)__builtin_clzll(y) : 64u;
+            ones = (unsigned)__builtin_clzll(y | 1u);
             i = ones < 10u ? ones : 10u;
             used += i + (i < 10u);
             sym = syms[0][hm][i];
@@ -992,8 +1011,13 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
     uint64_t flook = 0, fhit = 0, kindb = 0;
     uint64_t ntop = 0, ds[4] = {0, 0, 0, 0};
     const uint64_t pos0 = pos;
-    size_t n = 0;
-    while (n < cap && pos <= stop) {
+    size_t n = 0, bend = 0;
+    for (;;) {
+        if (n == bend) { /* a new block */
+            if (n == cap || pos > stop)
+                break;
+            bend = run_block(n, cap, pos, stop);
+        }
         uint64_t v = load_be64(src + (pos >> 3)) << (pos & 7u);
         unsigned idx = trc_stk_index_of(p, top, prev);
         trc_pentry *ep = &s->tab[idx];
@@ -1002,7 +1026,7 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
         unsigned split = ld != TRC_LD_NONE;
         /* get_sym(): leading ones, capped at the alphabet's length - 1 */
         unsigned last = 11u + split;
-        unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
+        unsigned ones = (unsigned)__builtin_clzll(~v | 1u); /* 64 -> 63 */
         unsigned i = ones < last ? ones : last;
         unsigned used = i + (i < last), kb = 0, cls = 1;
         unsigned sym = syms[1][split][hm][i];
@@ -1016,7 +1040,7 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
             kb = used;
             last = 10u + split;
             y = ~(v << used);
-            ones = y ? (unsigned)__builtin_clzll(y) : 64u;
+            ones = (unsigned)__builtin_clzll(y | 1u);
             i = ones < last ? ones : last;
             used += i + (i < last);
             sym = syms[0][split][hm][i];

@@ -2,6 +2,7 @@
  * trc_encoder.c - the encoder: per-field coders (timestamp, function and OS
  * dictionaries) writing MSB-first bits into a byte stream.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "trc.h"
@@ -533,6 +534,23 @@ static size_t paper_runs(trc_encoder *e, bitw *w, const trc_record *src,
     return k;
 }
 
+/* A record's a and b as one word, b above a: ab >> w is 0 when a < 2^w
+ * and b = 0 (w < 32), one load and one shift in the runs' record test. */
+typedef char trc_ab_adjacent[offsetof(trc_record, b) ==
+                                     offsetof(trc_record, a) + 4u
+                                 ? 1
+                                 : -1];
+static inline uint64_t rec_ab(const trc_record *r)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t ab;
+    memcpy(&ab, (const unsigned char *)r + offsetof(trc_record, a), 8);
+    return ab;
+#else
+    return (uint64_t)r->b << 32 | r->a;
+#endif
+}
+
 /* The stack runs' bit writer: bitw with the output pointer o = dst + pos
  * in place of dst and pos, one register fewer in their record loops. */
 typedef struct {
@@ -595,14 +613,14 @@ static inline const trc_record *run_block(const trc_record *r,
 }
 
 /* The codes of stack mode's first put of a record, by entry and symbol: a
- * predicted record's delta symbol in the alphabet with NP (index 0 << 6 |
+ * predicted record's delta symbol in the alphabet with NP (index 1 << 6 |
  * h << 5 | m << 4 | sym), and for any other record NP's code followed by
- * the delta symbol in the alphabet without NP (index 1 << 6 | ...). Each
+ * the delta symbol in the alphabet without NP (index 0 << 6 | ...). Each
  * as code << 5 | length, the ranked unary code of put_sym(). */
 static void stack_codes(uint32_t tab[128])
 {
     for (unsigned k = 0; k < 128u; k++) {
-        unsigned np = k >> 6, sym = k & 15u;
+        unsigned np = !(k >> 6), sym = k & 15u;
         trc_pentry en = {0, 0, 0, 0, (uint8_t)(k >> 4 & 1u), (uint8_t)(k >> 5 & 1u)};
         if (sym > SYM_ESC || sym == SYM_NP) {
             tab[k] = 0; /* never looked up */
@@ -668,21 +686,20 @@ static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
             bend = run_block(r, end, (size_t)(w->o - dst), limit);
         }
         uint32_t d = (uint32_t)r->delta;
-        int fn = 1;
-        if (((r->delta >> p->nt) | (r->a >> p->fid_w) | r->b |
-             (r->kind >> 1)) != 0) { /* not a valid function record */
-            if (!(r->kind == TRC_OS && r->delta <= dmax && r->a < lost &&
-                  r->b <= vmax))
-                break;
-            fn = 0;
-        }
-        uint32_t key = (uint32_t)r->kind << p->fid_w | r->a; /* fn only */
+        if (((r->delta >> p->nt) | (rec_ab(r) >> p->fid_w) |
+             (r->kind >> 1)) != 0 && /* not a valid function record */
+            !(r->kind == TRC_OS && r->delta <= dmax && r->a < lost &&
+              r->b <= vmax))
+            break;
+        /* an OS record's "key" has bit FID_W + 1 set (TRC_OS = 2), so it
+         * never equals an entry's key, a function record's */
+        uint32_t key = (uint32_t)r->kind << p->fid_w | r->a;
         unsigned idx = trc_stk_index_of(p, top, prev);
         trc_pentry *ep = &s->tab[idx];
         trc_pentry en = trc_stk_run_load(ep);
-        int pred = fn && key == en.key;
+        int pred = key == en.key;
         unsigned sym = trc_stk_symbol(&en, d, TRC_LD_NONE);
-        uint32_t code = codes[(unsigned)!pred << 6 | (unsigned)en.h << 5 |
+        uint32_t code = codes[(unsigned)pred << 6 | (unsigned)en.h << 5 |
                               (unsigned)en.m << 4 | sym];
         /* the payload of put_payload(), for each kind of symbol */
         unsigned tb = 31u - (unsigned)__builtin_clz(d | 1u);
@@ -702,7 +719,7 @@ static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
         rput(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
         rflush(w);
         if (!pred) {
-            if (!fn) { /* class 11, then the type and value codes */
+            if (r->kind == TRC_OS) { /* class 11, the type and value codes */
                 rput(w, 3, 2);
                 rput_dict(w, dst, &e->tdict, TRC_PAPER_ND, r->a, p->type_w);
                 rput_dict(w, dst, &e->vdict, TRC_PAPER_ND, r->b, p->val_w);
@@ -796,8 +813,10 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
 {
     const trc_params *p = &trc_stk_consts[1];
     enum { NZ = TRC_PAPER_NZ, SD = 16 };
+    const unsigned nd = p->nd_f, dsize = (1u << nd) - 1u; /* below 16 */
     uint32_t codes[256];
     trc_stk *s = &e->stk;
+    trc_dict *fd = &e->fdict;
     if (s->pk)
         return 0;
     stack2_codes(codes);
@@ -815,7 +834,7 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
             bend = run_block(r, end, (size_t)(w->o - dst), limit);
         }
         uint32_t d = (uint32_t)r->delta;
-        if (((r->delta >> p->nt) | (r->a >> p->fid_w) | r->b |
+        if (((r->delta >> p->nt) | (rec_ab(r) >> p->fid_w) |
              (r->kind >> 1)) != 0) /* not a valid function record */
             break;
         uint32_t key = (uint32_t)r->kind << p->fid_w | r->a;
@@ -852,8 +871,17 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
         }
         rput(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
         rflush(w);
-        if (!pred && !istop)
-            rput_dict(w, dst, &e->fdict, p->nd_f, key, p->fid_w + 1u);
+        if (!pred && !istop) { /* put_dict(), without the exit flip */
+            unsigned a = trc_dict_find16(fd, key, dsize);
+            if (a < dsize) {
+                rput(w, a, nd);
+            } else {
+                rput(w, (uint64_t)dsize << (p->fid_w + 1u) | key,
+                     nd + p->fid_w + 1u);
+                trc_dict_push(fd, key);
+            }
+            rflush(w);
+        }
         /* trc_stk_update(): the NEAR phase from the old pd, the entry, the
          * stack */
         ld = d == en.pd                  ? ld
