@@ -1104,12 +1104,10 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
         o->a = key & (flip - 1u);
         o->b = 0;
         n++;
-        /* trc_stk_update(): the NEAR phase from the old pd, the entry, the
-         * stack */
-        ld = delta == en.pd                  ? ld
-             : delta == en.pd + 1u           ? (unsigned)TRC_LD_UP
-             : (uint64_t)delta + 1u == en.pd ? (unsigned)TRC_LD_DOWN
-                                             : (unsigned)TRC_LD_NONE;
+        /* trc_stk_update(): the NEAR phase from the old pd (as in the
+         * encoder's run), the entry, the stack */
+        uint64_t u = trc_stk_near_u(&en, delta);
+        ld = u == 1u ? ld : u < 3u ? 2u - (unsigned)(u >> 1) : TRC_LD_NONE;
         trc_stk_run_store(ep, en, key, delta, pred);
         trc_stk_move(ring, SD, &t, &c, &top, key, fw);
         prev = key;

@@ -612,6 +612,20 @@ static inline const trc_record *run_block(const trc_record *r,
     return m < (size_t)(end - r) ? r + m : end;
 }
 
+/* The payload that put_payload() writes after each delta symbol, for the
+ * runs: none (EQ, and NEAR or NEARO under a NEAR phase: row 1), NEAR's
+ * direction bit, a bit length's bits below the leading one, or ESC's
+ * paper code. */
+enum { RUN_NONE, RUN_NEAR, RUN_LEN, RUN_ESC };
+static const uint8_t run_sym_kind[2][16] = {
+    {RUN_NONE, RUN_NEAR, RUN_LEN, RUN_LEN, RUN_LEN, RUN_LEN, RUN_LEN, RUN_LEN,
+     RUN_LEN, RUN_LEN, RUN_NONE, RUN_ESC, RUN_NONE, RUN_NONE, RUN_NONE,
+     RUN_NONE},
+    {RUN_NONE, RUN_NONE, RUN_LEN, RUN_LEN, RUN_LEN, RUN_LEN, RUN_LEN, RUN_LEN,
+     RUN_LEN, RUN_LEN, RUN_NONE, RUN_ESC, RUN_NONE, RUN_NONE, RUN_NONE,
+     RUN_NONE},
+};
+
 /* The codes of stack mode's first put of a record, by entry and symbol: a
  * predicted record's delta symbol in the alphabet with NP (index 1 << 6 |
  * h << 5 | m << 4 | sym), and for any other record NP's code followed by
@@ -705,16 +719,14 @@ static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
         unsigned tb = 31u - (unsigned)__builtin_clz(d | 1u);
         uint32_t low = d & ((UINT32_C(1) << tb) - 1u);
         uint64_t pv = 0;
-        unsigned pl = 0;
-        if (sym == SYM_NEAR) {
+        unsigned pl = 0, k = run_sym_kind[0][sym];
+        if (k >= RUN_LEN) { /* ESC: the paper code, z = NT for d = 0 */
+            uint64_t z = k == RUN_ESC ? p->nt - 1u - tb + (d == 0) : 0u;
+            pv = z << tb | low;
+            pl = tb + (k == RUN_ESC ? NZ : 0u);
+        } else if (k == RUN_NEAR) {
             pv = d < en.pd;
             pl = 1;
-        } else if (sym == SYM_ESC) { /* the paper code; z = NT for d = 0 */
-            pv = (uint64_t)(p->nt - 1u - tb + (d == 0)) << tb | low;
-            pl = NZ + tb;
-        } else if (sym != SYM_EQ) {
-            pv = low;
-            pl = tb;
         }
         rput(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
         rflush(w);
@@ -850,16 +862,14 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
         unsigned tb = 31u - (unsigned)__builtin_clz(d | 1u);
         uint32_t low = d & ((UINT32_C(1) << tb) - 1u);
         uint64_t pv = 0;
-        unsigned pl = 0;
-        if (sym == SYM_NEAR && !split) {
+        unsigned pl = 0, k = run_sym_kind[split][sym];
+        if (k >= RUN_LEN) { /* ESC: the paper code, z = NT for d = 0 */
+            uint64_t z = k == RUN_ESC ? p->nt - 1u - tb + (d == 0) : 0u;
+            pv = z << tb | low;
+            pl = tb + (k == RUN_ESC ? NZ : 0u);
+        } else if (k == RUN_NEAR) {
             pv = d < en.pd;
             pl = 1;
-        } else if (sym == SYM_ESC) { /* the paper code; z = NT for d = 0 */
-            pv = (uint64_t)(p->nt - 1u - tb + (d == 0)) << tb | low;
-            pl = NZ + tb;
-        } else if (sym != SYM_EQ && sym != SYM_NEAR && sym != SYM_NEARO) {
-            pv = low;
-            pl = tb;
         }
         int istop = 0;
         if (!pred) { /* NP, then class 0 (the exit of the top) or 10 */
@@ -882,12 +892,11 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
             }
             rflush(w);
         }
-        /* trc_stk_update(): the NEAR phase from the old pd, the entry, the
-         * stack */
-        ld = d == en.pd                  ? ld
-             : d == en.pd + 1u           ? (unsigned)TRC_LD_UP
-             : (uint64_t)d + 1u == en.pd ? (unsigned)TRC_LD_DOWN
-                                         : (unsigned)TRC_LD_NONE;
+        /* trc_stk_update(): the NEAR phase from the old pd (d - pd + 1 is
+         * 1: the same phase, 2: LD_UP, 0: LD_DOWN, else LD_NONE), the
+         * entry, the stack */
+        uint64_t u = trc_stk_near_u(&en, d);
+        ld = u == 1u ? ld : u < 3u ? 2u - (unsigned)(u >> 1) : TRC_LD_NONE;
         trc_stk_run_store(ep, en, key, d, pred);
         trc_stk_move(ring, SD, &t, &c, &top, key, p->fid_w);
         prev = key;
