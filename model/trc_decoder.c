@@ -770,6 +770,21 @@ static size_t paper_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap,
                      p->val_w, p->nd_f, p->nd_t, p->nd_v);
 }
 
+/* The stack runs' get_sym(): for each count of leading ones of a code
+ * (0 to 63), the symbol of rank min(ones, n - 1) in entry (h, m)'s
+ * alphabet of n symbols, with or without NP and NEARO (split), and the
+ * bits its ranked unary code takes (the last rank has no closing zero),
+ * as sym | bits << 4. */
+static void run_syms(uint8_t tab[64], unsigned hm, int with_np, int split)
+{
+    trc_pentry en = {0, 0, 0, 0, (uint8_t)(hm & 1u), (uint8_t)(hm >> 1)};
+    unsigned last = 10u + (unsigned)with_np + (unsigned)split;
+    for (unsigned i = 0; i <= last; i++)
+        tab[i] = (uint8_t)(trc_stk_rank_sym(&en, with_np, split, i) |
+                           (i + (i < last)) << 4);
+    memset(tab + last + 1u, tab[last], 63u - last);
+}
+
 /* Stack mode's trace records with trc_stk_consts[0]'s parameters, decoded
  * in a run: function records and OS records of a type below LOST. It reads
  * the same bits and makes the same state changes and trc_stats figures as
@@ -794,15 +809,11 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
     const unsigned nt = p->nt, fw = p->fid_w, tw = p->type_w, vw = p->val_w;
     const uint32_t dmax = (UINT32_C(1) << nt) - 1u, flip = UINT32_C(1) << fw;
     const uint32_t lost = TRC_TYPE_LOST(p);
-    /* syms[with NP][h << 1 | m][rank]: 12 ranks with NP, 11 without */
-    uint8_t syms[2][4][12];
+    /* syms[with NP][h << 1 | m][leading ones]: run_syms() */
+    uint8_t syms[2][4][64];
     for (unsigned np = 0; np < 2u; np++)
         for (unsigned hm = 0; hm < 4u; hm++)
-            for (unsigned i = 0; i < 11u + np; i++) {
-                trc_pentry en = {0, 0, 0, 0, (uint8_t)(hm & 1u),
-                                 (uint8_t)(hm >> 1)};
-                syms[np][hm][i] = (uint8_t)trc_stk_rank_sym(&en, (int)np, 0, i);
-            }
+            run_syms(syms[np][hm], hm, (int)np, 0);
     static const uint8_t sym_kind[SYM__COUNT] = {0, 1, 2, 2, 2, 2, 2, 2, 2,
                                                  2, 0, 3, 1, 0};
     const uint8_t *src = r->src;
@@ -832,19 +843,16 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
         trc_pentry *ep = &s->tab[idx];
         trc_pentry en = trc_stk_run_load(ep);
         unsigned hm = (unsigned)en.h << 1 | en.m;
-        /* get_sym(): leading ones, capped at the alphabet's length - 1 */
-        unsigned ones = (unsigned)__builtin_clzll(~v | 1u); /* 64 -> 63 */
-        unsigned i = ones < 11u ? ones : 11u;
-        unsigned used = i + (i < 11u), npb = 0;
-        unsigned sym = syms[1][hm][i];
+        /* get_sym(): the leading ones (64 -> 63) */
+        unsigned su = syms[1][hm][__builtin_clzll(~v | 1u)];
+        unsigned used = su >> 4, npb = 0;
+        unsigned sym = su & 15u;
         int pred = sym != SYM_NP;
         if (!pred) { /* NP, then the delta symbol without NP */
             npb = used;
-            uint64_t y = ~(v << used);
-            ones = (unsigned)__builtin_clzll(y | 1u);
-            i = ones < 10u ? ones : 10u;
-            used += i + (i < 10u);
-            sym = syms[0][hm][i];
+            su = syms[0][hm][__builtin_clzll(~(v << used) | 1u)];
+            used += su >> 4;
+            sym = su & 15u;
         }
         /* get_delta_of(): the payload */
         uint64_t x = v << used;
@@ -984,17 +992,12 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
     trc_stk *s = &d->stk;
     if (s->pk)
         return 0;
-    /* syms[with NP][split][h << 1 | m][rank]: 11 + NP + split ranks */
-    uint8_t syms[2][2][4][13];
+    /* syms[with NP][split][h << 1 | m][leading ones]: run_syms() */
+    uint8_t syms[2][2][4][64];
     for (unsigned np = 0; np < 2u; np++)
         for (unsigned sp = 0; sp < 2u; sp++)
             for (unsigned hm = 0; hm < 4u; hm++)
-                for (unsigned i = 0; i < 11u + np + sp; i++) {
-                    trc_pentry en = {0, 0, 0, 0, (uint8_t)(hm & 1u),
-                                     (uint8_t)(hm >> 1)};
-                    syms[np][sp][hm][i] =
-                        (uint8_t)trc_stk_rank_sym(&en, (int)np, (int)sp, i);
-                }
+                run_syms(syms[np][sp][hm], hm, (int)np, (int)sp);
     static const uint8_t sym_kind[SYM__COUNT] = {0, 1, 2, 2, 2, 2, 2, 2, 2,
                                                  2, 0, 3, 1, 0};
     const uint8_t *src = r->src;
@@ -1024,12 +1027,10 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
         trc_pentry en = trc_stk_run_load(ep);
         unsigned hm = (unsigned)en.h << 1 | en.m;
         unsigned split = ld != TRC_LD_NONE;
-        /* get_sym(): leading ones, capped at the alphabet's length - 1 */
-        unsigned last = 11u + split;
-        unsigned ones = (unsigned)__builtin_clzll(~v | 1u); /* 64 -> 63 */
-        unsigned i = ones < last ? ones : last;
-        unsigned used = i + (i < last), kb = 0, cls = 1;
-        unsigned sym = syms[1][split][hm][i];
+        /* get_sym(): the leading ones (64 -> 63) */
+        unsigned su = syms[1][split][hm][__builtin_clzll(~v | 1u)];
+        unsigned used = su >> 4, kb = 0, cls = 1;
+        unsigned sym = su & 15u;
         int pred = sym != SYM_NP;
         if (!pred) { /* NP, the class (0 or 10), the symbol without NP */
             uint64_t y = v << used;
@@ -1038,12 +1039,9 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
             cls = y >> 63 ? 2u : 0u;
             used += cls ? 2u : 1u;
             kb = used;
-            last = 10u + split;
-            y = ~(v << used);
-            ones = (unsigned)__builtin_clzll(y | 1u);
-            i = ones < last ? ones : last;
-            used += i + (i < last);
-            sym = syms[0][split][hm][i];
+            su = syms[0][split][hm][__builtin_clzll(~(v << used) | 1u)];
+            used += su >> 4;
+            sym = su & 15u;
         }
         /* get_delta_of(): the payload */
         uint64_t x = v << used;

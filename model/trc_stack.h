@@ -134,9 +134,11 @@ static inline int trc_stk_consts_of(const trc_params *p)
     return 0;
 }
 
+/* Bits of x up to its leading one, 0 for x = 0: 2x + 1 has one more, and
+ * 63 - clz of it is its leading one's place (one instruction, no test). */
 static inline unsigned trc_bitlen(uint32_t x)
 {
-    return x ? 32u - (unsigned)__builtin_clz(x) : 0u;
+    return 63u - (unsigned)__builtin_clzll((uint64_t)x << 1 | 1u);
 }
 
 /* Context index: top of stack (0 when the stack is empty) and previous
