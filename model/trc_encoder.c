@@ -806,19 +806,20 @@ static void stack2_codes(uint32_t tab[256])
  * TIME_EXT, while the last record was not an OS record (pk = 0: no OS
  * context entry codes first). It codes the same bits and makes the same
  * state changes as put_stack2() with trc_stk_update(), record for record:
- * the context index, the symbol choice (with the NEAR phase ld), the NEAR
- * phase's update from the old pd and the entry's delta update are the
- * same functions of trc_stack.h, the rank codes are trc_stk_rank()'s from
- * stack2_codes()' table, the dictionary is put_dict() without the exit
- * flip; a quantum of 1 leaves every delta as it is and none raw. What
- * differs is where the state lives: the top of the stack, its count, its
- * ring, the previous key and the NEAR phase are locals for the run. A
- * predicted record is one put (its delta symbol and payload, within 10 +
- * NZ + NT - 1 bits); any other one NP and the event class, then the delta
- * symbol and payload, then the dictionary codes. An OS record (or a
- * record after one) stops the run, as does any other record it does not
- * take, and put_stack2() codes it. Stops as paper_run() does; returns the
- * records it took. */
+ * the context index, the symbol choice (with the NEAR phase ld) and the
+ * entry's delta update are the same functions of trc_stack.h, the NEAR
+ * phase's update is trc_stk_update()'s written on d - pd + 1, the rank
+ * codes are trc_stk_rank()'s from stack2_codes()' table, the dictionary
+ * code is put_dict()'s without the exit flip (its search
+ * trc_dict_find16()); a quantum of 1 leaves every delta as it is and none
+ * raw. What differs is where the state lives: the top of the stack, its
+ * count, its ring, the previous key and the NEAR phase are locals for the
+ * run. A record is one put: NP and the event class (a record that was not
+ * predicted), the delta symbol and its payload, within 12 + 2 + 12 + NZ +
+ * NT - 1 bits; the dictionary code follows in a second one. An OS record
+ * (or a record after one) stops the run, as does any other record it does
+ * not take, and put_stack2() codes it. Stops as paper_run() does; returns
+ * the records it took. */
 static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
                                         const trc_record *src, size_t n,
                                         size_t limit)
@@ -871,15 +872,24 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
             pv = d < en.pd;
             pl = 1;
         }
+        uint64_t cv = (uint64_t)(code >> 5) << pl | pv;
+        unsigned cn = (code & 31u) + pl;
         int istop = 0;
-        if (!pred) { /* NP, then class 0 (the exit of the top) or 10 */
+        if (!pred) { /* NP and class 0 (the exit of the top) or 10 first */
             uint32_t np = codes[1u << 7 | split << 6 | hm | SYM_NP];
             istop = r->kind == TRC_EXIT && r->a == top;
-            rput(w, (uint64_t)(np >> 5) << (istop ? 1u : 2u) | (istop ? 0u : 2u),
-                (np & 31u) + (istop ? 1u : 2u));
-            rflush(w);
+            unsigned cl = istop ? 1u : 2u;
+            cv |= ((uint64_t)(np >> 5) << cl | (istop ? 0u : 2u)) << cn;
+            cn += (np & 31u) + cl; /* within 12 + 2 + 12 + NZ + NT - 1 */
         }
-        rput(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
+        /* trc_stk_update(): the NEAR phase from the old pd (d - pd + 1 is
+         * 1: the same phase, 2: LD_UP, 0: LD_DOWN, else LD_NONE), the
+         * entry (before the puts, so that its fields' registers are free
+         * for them) */
+        uint64_t u = trc_stk_near_u(&en, d);
+        ld = u == 1u ? ld : u < 3u ? 2u - (unsigned)(u >> 1) : TRC_LD_NONE;
+        trc_stk_run_store(ep, en, key, d, pred);
+        rput(w, cv, cn);
         rflush(w);
         if (!pred && !istop) { /* put_dict(), without the exit flip */
             unsigned a = trc_dict_find16(fd, key, dsize);
@@ -892,12 +902,7 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
             }
             rflush(w);
         }
-        /* trc_stk_update(): the NEAR phase from the old pd (d - pd + 1 is
-         * 1: the same phase, 2: LD_UP, 0: LD_DOWN, else LD_NONE), the
-         * entry, the stack */
-        uint64_t u = trc_stk_near_u(&en, d);
-        ld = u == 1u ? ld : u < 3u ? 2u - (unsigned)(u >> 1) : TRC_LD_NONE;
-        trc_stk_run_store(ep, en, key, d, pred);
+        /* trc_stk_update()'s stack move */
         trc_stk_move(ring, SD, &t, &c, &top, key, p->fid_w);
         prev = key;
     }
