@@ -15,8 +15,10 @@
  * memory at every put. */
 #if defined(__GNUC__)
 #define TRC_HOT_INLINE inline __attribute__((always_inline))
+#define TRC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define TRC_HOT_INLINE inline
+#define TRC_UNLIKELY(x) (x)
 #endif
 
 /* Bit writer over the caller's buffer. Between flushes acc holds n valid
@@ -700,8 +702,8 @@ static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
             bend = run_block(r, end, (size_t)(w->o - dst), limit);
         }
         uint32_t d = (uint32_t)r->delta;
-        if (((r->delta >> p->nt) | (rec_ab(r) >> p->fid_w) |
-             (r->kind >> 1)) != 0 && /* not a valid function record */
+        if (TRC_UNLIKELY(((r->delta >> p->nt) | (rec_ab(r) >> p->fid_w) |
+                          (r->kind >> 1)) != 0) && /* not a function record */
             !(r->kind == TRC_OS && r->delta <= dmax && r->a < lost &&
               r->b <= vmax))
             break;
@@ -847,8 +849,8 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
             bend = run_block(r, end, (size_t)(w->o - dst), limit);
         }
         uint32_t d = (uint32_t)r->delta;
-        if (((r->delta >> p->nt) | (rec_ab(r) >> p->fid_w) |
-             (r->kind >> 1)) != 0) /* not a valid function record */
+        if (TRC_UNLIKELY(((r->delta >> p->nt) | (rec_ab(r) >> p->fid_w) |
+                          (r->kind >> 1)) != 0)) /* not a function record */
             break;
         uint32_t key = (uint32_t)r->kind << p->fid_w | r->a;
         unsigned idx = trc_stk_index_of(p, top, prev);
