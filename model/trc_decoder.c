@@ -568,18 +568,22 @@ static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, const trc_params *p,
 /* A record never needs more bits than this, padding included. */
 #define SAFE_BITS (8u * TRC_MAX_RECORD_BYTES)
 
-/* The end of a stack run's next block of records from n (n < cap), with
- * the reader at pos <= stop: a record of a run takes at most RUN_REC_BITS
- * (stack mode 77 with its OS record, stack mode 2 73, whatever the input
- * holds), so the block's records begin at pos + RUN_REC_BITS * j <= stop.
- * The runs test stop and cap once a block rather than once a record, and
- * stop at the same record as a test per record would. */
+/* A stack run's next block of records from n, with the reader at pos: 0
+ * when the run stops here (n = cap, or pos past stop), else 1 and *bend,
+ * the block's end. A record of a run takes at most RUN_REC_BITS (stack
+ * mode 77 with its OS record, stack mode 2 73, whatever the input holds),
+ * so the block's records begin at pos + RUN_REC_BITS * j <= stop. The runs
+ * test stop and cap once a block rather than once a record, and stop at
+ * the same record as a test per record would. */
 enum { RUN_REC_BITS = 128 };
-static inline size_t run_block(size_t n, size_t cap, uint64_t pos,
-                               uint64_t stop)
+static inline int run_block(size_t *bend, size_t n, size_t cap, uint64_t pos,
+                            uint64_t stop)
 {
+    if (n == cap || pos > stop)
+        return 0;
     uint64_t m = (stop - pos) / RUN_REC_BITS + 1u;
-    return m < cap - n ? n + (size_t)m : cap;
+    *bend = m < cap - n ? n + (size_t)m : cap;
+    return 1;
 }
 
 /* Adds what a decoder run counted to trc_stats: nf function records
@@ -833,11 +837,8 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
     const uint64_t pos0 = pos;
     size_t n = 0, bend = 0;
     for (;;) {
-        if (n == bend) { /* a new block */
-            if (n == cap || pos > stop)
-                break;
-            bend = run_block(n, cap, pos, stop);
-        }
+        if (n == bend && !run_block(&bend, n, cap, pos, stop))
+            break;
         uint64_t v = load_be64(src + (pos >> 3)) << (pos & 7u);
         unsigned idx = trc_stk_index_of(p, top, prev);
         trc_pentry *ep = &s->tab[idx];
@@ -1016,11 +1017,8 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
     const uint64_t pos0 = pos;
     size_t n = 0, bend = 0;
     for (;;) {
-        if (n == bend) { /* a new block */
-            if (n == cap || pos > stop)
-                break;
-            bend = run_block(n, cap, pos, stop);
-        }
+        if (n == bend && !run_block(&bend, n, cap, pos, stop))
+            break;
         uint64_t v = load_be64(src + (pos >> 3)) << (pos & 7u);
         unsigned idx = trc_stk_index_of(p, top, prev);
         trc_pentry *ep = &s->tab[idx];

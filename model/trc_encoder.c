@@ -598,20 +598,23 @@ static void rput_dict(runw *rw, uint8_t *dst, trc_dict *d, unsigned nd,
     *rw = run_writer(&w);
 }
 
-/* The end of the stack runs' block from r (r < end), with the writer at
- * pos <= limit: a record of a run moves pos by at most RUN_REC_BYTES
- * (stack mode at most 77 bits with its OS record, stack mode 2 73, plus
- * the < 8 bits a flush keeps), so the block's records begin at
- * pos + RUN_REC_BYTES * j <= limit. The runs test limit once a block
- * rather than once a record, and stop at the same record as a test per
- * record would. */
+/* The stack runs' next block of records from r, with the writer at pos:
+ * 0 when the run stops here (r = end, or pos past limit), else 1 and
+ * *bend, the block's end. A record of a run moves pos by at most
+ * RUN_REC_BYTES (stack mode at most 77 bits with its OS record, stack
+ * mode 2 73, plus the < 8 bits a flush keeps), so the block's records
+ * begin at pos + RUN_REC_BYTES * j <= limit. The runs test limit once a
+ * block rather than once a record, and stop at the same record as a test
+ * per record would. */
 enum { RUN_REC_BYTES = 16 };
-static inline const trc_record *run_block(const trc_record *r,
-                                          const trc_record *end, size_t pos,
-                                          size_t limit)
+static inline int run_block(const trc_record **bend, const trc_record *r,
+                            const trc_record *end, size_t pos, size_t limit)
 {
+    if (r == end || pos > limit)
+        return 0;
     size_t m = (limit - pos) / RUN_REC_BYTES + 1u;
-    return m < (size_t)(end - r) ? r + m : end;
+    *bend = m < (size_t)(end - r) ? r + m : end;
+    return 1;
 }
 
 /* The payload that put_payload() writes after each delta symbol, for the
@@ -696,11 +699,9 @@ static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
     trc_dict8r fr = trc_dict8r_load(fd);
     const trc_record *r = src, *const end = src + n, *bend = src;
     for (;; r++) {
-        if (r == bend) { /* a new block */
-            if (r == end || (size_t)(w->o - dst) > limit)
-                break;
-            bend = run_block(r, end, (size_t)(w->o - dst), limit);
-        }
+        if (r == bend &&
+            !run_block(&bend, r, end, (size_t)(w->o - dst), limit))
+            break;
         uint32_t d = (uint32_t)r->delta;
         if (TRC_UNLIKELY(((r->delta >> p->nt) | (rec_ab(r) >> p->fid_w) |
                           (r->kind >> 1)) != 0) && /* not a function record */
@@ -843,11 +844,9 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
     runw lw = run_writer(wp), *w = &lw; /* kept in registers */
     const trc_record *r = src, *const end = src + n, *bend = src;
     for (;; r++) {
-        if (r == bend) { /* a new block */
-            if (r == end || (size_t)(w->o - dst) > limit)
-                break;
-            bend = run_block(r, end, (size_t)(w->o - dst), limit);
-        }
+        if (r == bend &&
+            !run_block(&bend, r, end, (size_t)(w->o - dst), limit))
+            break;
         uint32_t d = (uint32_t)r->delta;
         if (TRC_UNLIKELY(((r->delta >> p->nt) | (rec_ab(r) >> p->fid_w) |
                           (r->kind >> 1)) != 0)) /* not a function record */
