@@ -568,6 +568,24 @@ static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, const trc_params *p,
 /* A record never needs more bits than this, padding included. */
 #define SAFE_BITS (8u * TRC_MAX_RECORD_BYTES)
 
+/* A stack run's next block of records from n, with the reader at pos: 0
+ * when the run stops here (n = cap, or pos past stop), else 1 and *bend,
+ * the block's end. A record of a run takes at most RUN_REC_BITS (stack
+ * mode 77 with its OS record, stack mode 2 73, whatever the input holds),
+ * so the block's records begin at pos + RUN_REC_BITS * j <= stop. The runs
+ * test stop and cap once a block rather than once a record, and stop at
+ * the same record as a test per record would. */
+enum { RUN_REC_BITS = 128 };
+static inline int run_block(size_t *bend, size_t n, size_t cap, uint64_t pos,
+                            uint64_t stop)
+{
+    if (n == cap || pos > stop)
+        return 0;
+    uint64_t m = (stop - pos) / RUN_REC_BITS + 1u;
+    *bend = m < cap - n ? n + (size_t)m : cap;
+    return 1;
+}
+
 /* Adds what a decoder run counted to trc_stats: nf function records
  * (flook of them through the function dictionary, fhit hits) and nos OS
  * records (th and vh dictionary hits), tsb bits of timestamp codes. The
@@ -756,6 +774,21 @@ static size_t paper_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap,
                      p->val_w, p->nd_f, p->nd_t, p->nd_v);
 }
 
+/* The stack runs' get_sym(): for each count of leading ones of a code
+ * (0 to 63), the symbol of rank min(ones, n - 1) in entry (h, m)'s
+ * alphabet of n symbols, with or without NP and NEARO (split), and the
+ * bits its ranked unary code takes (the last rank has no closing zero),
+ * as sym | bits << 4. */
+static void run_syms(uint8_t tab[64], unsigned hm, int with_np, int split)
+{
+    trc_pentry en = {0, 0, 0, 0, (uint8_t)(hm & 1u), (uint8_t)(hm >> 1)};
+    unsigned last = 10u + (unsigned)with_np + (unsigned)split;
+    for (unsigned i = 0; i <= last; i++)
+        tab[i] = (uint8_t)(trc_stk_rank_sym(&en, with_np, split, i) |
+                           (i + (i < last)) << 4);
+    memset(tab + last + 1u, tab[last], 63u - last);
+}
+
 /* Stack mode's trace records with trc_stk_consts[0]'s parameters, decoded
  * in a run: function records and OS records of a type below LOST. It reads
  * the same bits and makes the same state changes and trc_stats figures as
@@ -780,15 +813,11 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
     const unsigned nt = p->nt, fw = p->fid_w, tw = p->type_w, vw = p->val_w;
     const uint32_t dmax = (UINT32_C(1) << nt) - 1u, flip = UINT32_C(1) << fw;
     const uint32_t lost = TRC_TYPE_LOST(p);
-    /* syms[with NP][h << 1 | m][rank]: 12 ranks with NP, 11 without */
-    uint8_t syms[2][4][12];
+    /* syms[with NP][h << 1 | m][leading ones]: run_syms() */
+    uint8_t syms[2][4][64];
     for (unsigned np = 0; np < 2u; np++)
         for (unsigned hm = 0; hm < 4u; hm++)
-            for (unsigned i = 0; i < 11u + np; i++) {
-                trc_pentry en = {0, 0, 0, 0, (uint8_t)(hm & 1u),
-                                 (uint8_t)(hm >> 1)};
-                syms[np][hm][i] = (uint8_t)trc_stk_rank_sym(&en, (int)np, 0, i);
-            }
+            run_syms(syms[np][hm], hm, (int)np, 0);
     static const uint8_t sym_kind[SYM__COUNT] = {0, 1, 2, 2, 2, 2, 2, 2, 2,
                                                  2, 0, 3, 1, 0};
     const uint8_t *src = r->src;
@@ -801,28 +830,30 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
     uint32_t top = trc_stk_top(s), prev = s->prev;
     uint32_t *fe = d->fdict.entry;
     unsigned fwp = d->fdict.wp, twp = d->tdict.wp, vwp = d->vdict.wp;
-    uint64_t nos = 0, flook = 0, fhit = 0, th = 0, vh = 0, tsb = 0, kindb = 0;
-    uint64_t npred = 0, ntop = 0, ds[4] = {0, 0, 0, 0};
-    size_t n = 0;
-    while (n < cap && pos <= stop) {
+    /* trc_stats' counts; the predicted records, the kind and timestamp
+     * bits follow from them, the NP codes' bits npb and the bits read */
+    uint64_t nos = 0, flook = 0, fhit = 0, th = 0, vh = 0, npbs = 0;
+    uint64_t ntop = 0, ds[4] = {0, 0, 0, 0};
+    const uint64_t pos0 = pos;
+    size_t n = 0, bend = 0;
+    for (;;) {
+        if (n == bend && !run_block(&bend, n, cap, pos, stop))
+            break;
         uint64_t v = load_be64(src + (pos >> 3)) << (pos & 7u);
         unsigned idx = trc_stk_index_of(p, top, prev);
         trc_pentry *ep = &s->tab[idx];
         trc_pentry en = trc_stk_run_load(ep);
         unsigned hm = (unsigned)en.h << 1 | en.m;
-        /* get_sym(): leading ones, capped at the alphabet's length - 1 */
-        unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
-        unsigned i = ones < 11u ? ones : 11u;
-        unsigned used = i + (i < 11u), npb = 0;
-        unsigned sym = syms[1][hm][i];
+        /* get_sym(): the leading ones (64 -> 63) */
+        unsigned su = syms[1][hm][__builtin_clzll(~v | 1u)];
+        unsigned used = su >> 4, npb = 0;
+        unsigned sym = su & 15u;
         int pred = sym != SYM_NP;
         if (!pred) { /* NP, then the delta symbol without NP */
             npb = used;
-            uint64_t y = ~(v << used);
-            ones = y ? (unsigned)__builtin_clzll(y) : 64u;
-            i = ones < 10u ? ones : 10u;
-            used += i + (i < 10u);
-            sym = syms[0][hm][i];
+            su = syms[0][hm][__builtin_clzll(~(v << used) | 1u)];
+            used += su >> 4;
+            sym = su & 15u;
         }
         /* get_delta_of(): the payload */
         uint64_t x = v << used;
@@ -887,11 +918,8 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
                 os = 1;
                 clsb = 2 + bits;
             }
-        } else {
-            npred++;
         }
-        tsb += used - npb;
-        kindb += npb + (!pred && clsb ? (clsb == 1 ? 1u : 2u) : 0u);
+        npbs += npb;
         ds[k]++;
         pos += used + clsb;
         o->delta = delta;
@@ -917,10 +945,15 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
         d->ended = 0;
     uint64_t nf = n - nos;
     trc_stats *st = &d->st;
-    st->kind_bits += kindb;
-    run_stats(st, nf, nos, flook, fhit, th, vh, tsb, nt, fw, tw, vw, ND, ND,
-              ND);
-    st->predicted += npred;
+    /* class 0 is one bit, 10 and 11 two; the rest of a record's bits past
+     * NP are its class's fields or its timestamp's */
+    uint64_t clsb = ntop + (2u + ND) * flook + (2u + 2u * ND) * nos +
+                    (fw + 1u) * (flook - fhit) + tw * (nos - th) +
+                    vw * (nos - vh);
+    st->kind_bits += npbs + ntop + 2u * (flook + nos);
+    run_stats(st, nf, nos, flook, fhit, th, vh, pos - pos0 - npbs - clsb, nt,
+              fw, tw, vw, ND, ND, ND);
+    st->predicted += n - ntop - flook - nos;
     st->top_exits += ntop;
     for (int j = 0; j < 4; j++)
         st->delta_sym[j] += ds[j];
@@ -960,17 +993,12 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
     trc_stk *s = &d->stk;
     if (s->pk)
         return 0;
-    /* syms[with NP][split][h << 1 | m][rank]: 11 + NP + split ranks */
-    uint8_t syms[2][2][4][13];
+    /* syms[with NP][split][h << 1 | m][leading ones]: run_syms() */
+    uint8_t syms[2][2][4][64];
     for (unsigned np = 0; np < 2u; np++)
         for (unsigned sp = 0; sp < 2u; sp++)
             for (unsigned hm = 0; hm < 4u; hm++)
-                for (unsigned i = 0; i < 11u + np + sp; i++) {
-                    trc_pentry en = {0, 0, 0, 0, (uint8_t)(hm & 1u),
-                                     (uint8_t)(hm >> 1)};
-                    syms[np][sp][hm][i] =
-                        (uint8_t)trc_stk_rank_sym(&en, (int)np, (int)sp, i);
-                }
+                run_syms(syms[np][sp][hm], hm, (int)np, (int)sp);
     static const uint8_t sym_kind[SYM__COUNT] = {0, 1, 2, 2, 2, 2, 2, 2, 2,
                                                  2, 0, 3, 1, 0};
     const uint8_t *src = r->src;
@@ -982,22 +1010,25 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
     uint32_t top = trc_stk_top(s), prev = s->prev;
     uint32_t *fe = d->fdict.entry;
     unsigned fwp = d->fdict.wp;
-    uint64_t flook = 0, fhit = 0, tsb = 0, kindb = 0;
-    uint64_t npred = 0, ntop = 0, ds[4] = {0, 0, 0, 0};
-    size_t n = 0;
-    while (n < cap && pos <= stop) {
+    /* trc_stats' counts; the predicted records and the timestamp bits
+     * follow from them, the kind bits kindb and the bits read */
+    uint64_t flook = 0, fhit = 0, kindb = 0;
+    uint64_t ntop = 0, ds[4] = {0, 0, 0, 0};
+    const uint64_t pos0 = pos;
+    size_t n = 0, bend = 0;
+    for (;;) {
+        if (n == bend && !run_block(&bend, n, cap, pos, stop))
+            break;
         uint64_t v = load_be64(src + (pos >> 3)) << (pos & 7u);
         unsigned idx = trc_stk_index_of(p, top, prev);
         trc_pentry *ep = &s->tab[idx];
         trc_pentry en = trc_stk_run_load(ep);
         unsigned hm = (unsigned)en.h << 1 | en.m;
         unsigned split = ld != TRC_LD_NONE;
-        /* get_sym(): leading ones, capped at the alphabet's length - 1 */
-        unsigned last = 11u + split;
-        unsigned ones = ~v ? (unsigned)__builtin_clzll(~v) : 64u;
-        unsigned i = ones < last ? ones : last;
-        unsigned used = i + (i < last), kb = 0, cls = 1;
-        unsigned sym = syms[1][split][hm][i];
+        /* get_sym(): the leading ones (64 -> 63) */
+        unsigned su = syms[1][split][hm][__builtin_clzll(~v | 1u)];
+        unsigned used = su >> 4, kb = 0, cls = 1;
+        unsigned sym = su & 15u;
         int pred = sym != SYM_NP;
         if (!pred) { /* NP, the class (0 or 10), the symbol without NP */
             uint64_t y = v << used;
@@ -1006,12 +1037,9 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
             cls = y >> 63 ? 2u : 0u;
             used += cls ? 2u : 1u;
             kb = used;
-            last = 10u + split;
-            y = ~(v << used);
-            ones = y ? (unsigned)__builtin_clzll(y) : 64u;
-            i = ones < last ? ones : last;
-            used += i + (i < last);
-            sym = syms[0][split][hm][i];
+            su = syms[0][split][hm][__builtin_clzll(~(v << used) | 1u)];
+            used += su >> 4;
+            sym = su & 15u;
         }
         /* get_delta_of(): the payload */
         uint64_t x = v << used;
@@ -1044,12 +1072,10 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
         }
         uint32_t key = en.key;
         unsigned db = 0;
-        if (pred) {
-            npred++;
-        } else if (cls == 0) { /* the exit of the top */
+        if (!pred && cls == 0) { /* the exit of the top */
             key = flip | top;
             ntop++;
-        } else { /* the function dictionary, without the exit flip */
+        } else if (!pred) { /* the function dictionary, no exit flip */
             uint64_t at = pos + used;
             uint64_t u = load_be64(src + (at >> 3)) << (at & 7u);
             unsigned a = (unsigned)(u >> (64u - ND));
@@ -1065,7 +1091,6 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
                 db = ND + fw + 1u;
             }
         }
-        tsb += used - kb;
         kindb += kb;
         ds[k]++;
         pos += used + db;
@@ -1075,12 +1100,10 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
         o->a = key & (flip - 1u);
         o->b = 0;
         n++;
-        /* trc_stk_update(): the NEAR phase from the old pd, the entry, the
-         * stack */
-        ld = delta == en.pd                  ? ld
-             : delta == en.pd + 1u           ? (unsigned)TRC_LD_UP
-             : (uint64_t)delta + 1u == en.pd ? (unsigned)TRC_LD_DOWN
-                                             : (unsigned)TRC_LD_NONE;
+        /* trc_stk_update(): the NEAR phase from the old pd (as in the
+         * encoder's run), the entry, the stack */
+        uint64_t u = trc_stk_near_u(&en, delta);
+        ld = u == 1u ? ld : u < 3u ? 2u - (unsigned)(u >> 1) : TRC_LD_NONE;
         trc_stk_run_store(ep, en, key, delta, pred);
         trc_stk_move(ring, SD, &t, &c, &top, key, fw);
         prev = key;
@@ -1096,9 +1119,10 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
         d->ended = 0;
     trc_stats *st = &d->st;
     st->kind_bits += kindb;
-    run_stats(st, n, 0, flook, fhit, 0, 0, tsb, nt, fw, p->type_w, p->val_w,
-              ND, 3, 4);
-    st->predicted += npred;
+    uint64_t db = ND * flook + (fw + 1u) * (flook - fhit); /* dictionary */
+    run_stats(st, n, 0, flook, fhit, 0, 0, pos - pos0 - kindb - db, nt, fw,
+              p->type_w, p->val_w, ND, 3, 4);
+    st->predicted += n - ntop - flook;
     st->top_exits += ntop;
     for (int j = 0; j < 4; j++)
         st->delta_sym[j] += ds[j];

@@ -20,7 +20,7 @@ static inline void trc_dict_reset(trc_dict *d, unsigned nd)
     d->wp = 0;
     for (unsigned i = 0; i < d->size; i++)
         d->entry[i] = i;
-    for (unsigned i = d->size; i < 8u; i++) /* read by trc_dict_find() */
+    for (unsigned i = d->size; i < 16u; i++) /* read by the finds below */
         d->entry[i] = 0;
 }
 
@@ -52,6 +52,28 @@ static inline unsigned trc_dict_find8(const trc_dict *d, uint32_t key,
                  (unsigned)(e[2] == key) << 2 | (unsigned)(e[3] == key) << 3 |
                  (unsigned)(e[4] == key) << 4 | (unsigned)(e[5] == key) << 5 |
                  (unsigned)(e[6] == key) << 6 | (unsigned)(e[7] == key) << 7;
+#endif
+    return (unsigned)__builtin_ctz((m & ((1u << size) - 1u)) | 1u << size);
+}
+
+/* trc_dict_find8() for a dictionary of size < 16 (ND <= 4): sixteen
+ * entries at once (size of them written; the rest are read, masked off). */
+static inline unsigned trc_dict_find16(const trc_dict *d, uint32_t key,
+                                       unsigned size)
+{
+    const uint32_t *e = d->entry;
+    unsigned m = 0;
+#if defined(__SSE2__)
+    __m128i k = _mm_set1_epi32((int)key);
+    for (int j = 0; j < 4; j++) {
+        __m128i q = _mm_loadu_si128((const __m128i *)(e + 4 * j));
+        m |= (unsigned)_mm_movemask_ps(
+                 _mm_castsi128_ps(_mm_cmpeq_epi32(q, k)))
+             << (4 * j);
+    }
+#else
+    for (unsigned j = 0; j < 16u; j++)
+        m |= (unsigned)(e[j] == key) << j;
 #endif
     return (unsigned)__builtin_ctz((m & ((1u << size) - 1u)) | 1u << size);
 }

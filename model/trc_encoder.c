@@ -2,6 +2,7 @@
  * trc_encoder.c - the encoder: per-field coders (timestamp, function and OS
  * dictionaries) writing MSB-first bits into a byte stream.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "trc.h"
@@ -14,8 +15,10 @@
  * memory at every put. */
 #if defined(__GNUC__)
 #define TRC_HOT_INLINE inline __attribute__((always_inline))
+#define TRC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define TRC_HOT_INLINE inline
+#define TRC_UNLIKELY(x) (x)
 #endif
 
 /* Bit writer over the caller's buffer. Between flushes acc holds n valid
@@ -37,19 +40,25 @@ static inline void put(bitw *w, uint64_t v, unsigned bits)
     w->n += bits;
 }
 
-/* No branch on n: the bits go MSB-first to dst + pos (n <= 63, so the
- * two-step shift is defined for n = 0 too), and pos moves by whole bytes. */
-static inline void flush(bitw *w)
+/* The n bits of acc, MSB-first, as the 8 bytes at o (n <= 63, so the
+ * two-step shift is defined for n = 0 too). */
+static inline void store_bits(uint8_t *o, uint64_t acc, unsigned n)
 {
-    uint64_t x = (w->acc << (63u - w->n)) << 1;
+    uint64_t x = (acc << (63u - n)) << 1;
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     x = __builtin_bswap64(x);
-    memcpy(w->dst + w->pos, &x, 8);
+    memcpy(o, &x, 8);
 #else
     for (int i = 0; i < 8; i++)
-        w->dst[w->pos + (size_t)i] = (uint8_t)(x >> (56 - 8 * i));
+        o[i] = (uint8_t)(x >> (56 - 8 * i));
 #endif
+}
+
+/* No branch on n: the bits go to dst + pos, and pos moves by whole bytes. */
+static inline void flush(bitw *w)
+{
+    store_bits(w->dst + w->pos, w->acc, w->n);
     w->pos += w->n >> 3;
     w->n &= 7u;
 }
@@ -527,15 +536,110 @@ static size_t paper_runs(trc_encoder *e, bitw *w, const trc_record *src,
     return k;
 }
 
+/* A record's a and b as one word, b above a: ab >> w is 0 when a < 2^w
+ * and b = 0 (w < 32), one load and one shift in the runs' record test. */
+typedef char trc_ab_adjacent[offsetof(trc_record, b) ==
+                                     offsetof(trc_record, a) + 4u
+                                 ? 1
+                                 : -1];
+static inline uint64_t rec_ab(const trc_record *r)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t ab;
+    memcpy(&ab, (const unsigned char *)r + offsetof(trc_record, a), 8);
+    return ab;
+#else
+    return (uint64_t)r->b << 32 | r->a;
+#endif
+}
+
+/* The stack runs' bit writer: bitw with the output pointer o = dst + pos
+ * in place of dst and pos, one register fewer in their record loops. */
+typedef struct {
+    uint8_t *o;
+    uint64_t acc;
+    unsigned n;
+} runw;
+
+static inline void rput(runw *w, uint64_t v, unsigned bits)
+{
+    w->acc = (w->acc << bits) | v;
+    w->n += bits;
+}
+
+/* flush() on a runw */
+static inline void rflush(runw *w)
+{
+    store_bits(w->o, w->acc, w->n);
+    w->o += w->n >> 3;
+    w->n &= 7u;
+}
+
+static inline runw run_writer(const bitw *w)
+{
+    runw r = {w->dst + w->pos, w->acc, w->n};
+    return r;
+}
+
+static inline void run_writer_done(bitw *w, const runw *r)
+{
+    w->pos = (size_t)(r->o - w->dst);
+    w->acc = r->acc;
+    w->n = r->n;
+}
+
+/* put_dict() on a runw: the rare records' dictionary codes */
+static void rput_dict(runw *rw, uint8_t *dst, trc_dict *d, unsigned nd,
+                      uint32_t key, unsigned key_w)
+{
+    bitw w = {dst, 0, 0, 0, 0};
+    run_writer_done(&w, rw);
+    put_dict(&w, d, nd, key, key_w, 0);
+    *rw = run_writer(&w);
+}
+
+/* The stack runs' next block of records from r, with the writer at pos:
+ * 0 when the run stops here (r = end, or pos past limit), else 1 and
+ * *bend, the block's end. A record of a run moves pos by at most
+ * RUN_REC_BYTES (stack mode at most 77 bits with its OS record, stack
+ * mode 2 73, plus the < 8 bits a flush keeps), so the block's records
+ * begin at pos + RUN_REC_BYTES * j <= limit. The runs test limit once a
+ * block rather than once a record, and stop at the same record as a test
+ * per record would. */
+enum { RUN_REC_BYTES = 16 };
+static inline int run_block(const trc_record **bend, const trc_record *r,
+                            const trc_record *end, size_t pos, size_t limit)
+{
+    if (r == end || pos > limit)
+        return 0;
+    size_t m = (limit - pos) / RUN_REC_BYTES + 1u;
+    *bend = m < (size_t)(end - r) ? r + m : end;
+    return 1;
+}
+
+/* The payload that put_payload() writes after each delta symbol, for the
+ * runs: none (EQ, and NEAR or NEARO under a NEAR phase: row 1), NEAR's
+ * direction bit, a bit length's bits below the leading one, or ESC's
+ * paper code. */
+enum { RUN_NONE, RUN_NEAR, RUN_LEN, RUN_ESC };
+static const uint8_t run_sym_kind[2][16] = {
+    {RUN_NONE, RUN_NEAR, RUN_LEN, RUN_LEN, RUN_LEN, RUN_LEN, RUN_LEN, RUN_LEN,
+     RUN_LEN, RUN_LEN, RUN_NONE, RUN_ESC, RUN_NONE, RUN_NONE, RUN_NONE,
+     RUN_NONE},
+    {RUN_NONE, RUN_NONE, RUN_LEN, RUN_LEN, RUN_LEN, RUN_LEN, RUN_LEN, RUN_LEN,
+     RUN_LEN, RUN_LEN, RUN_NONE, RUN_ESC, RUN_NONE, RUN_NONE, RUN_NONE,
+     RUN_NONE},
+};
+
 /* The codes of stack mode's first put of a record, by entry and symbol: a
- * predicted record's delta symbol in the alphabet with NP (index 0 << 6 |
+ * predicted record's delta symbol in the alphabet with NP (index 1 << 6 |
  * h << 5 | m << 4 | sym), and for any other record NP's code followed by
- * the delta symbol in the alphabet without NP (index 1 << 6 | ...). Each
+ * the delta symbol in the alphabet without NP (index 0 << 6 | ...). Each
  * as code << 5 | length, the ranked unary code of put_sym(). */
 static void stack_codes(uint32_t tab[128])
 {
     for (unsigned k = 0; k < 128u; k++) {
-        unsigned np = k >> 6, sym = k & 15u;
+        unsigned np = !(k >> 6), sym = k & 15u;
         trc_pentry en = {0, 0, 0, 0, (uint8_t)(k >> 4 & 1u), (uint8_t)(k >> 5 & 1u)};
         if (sym > SYM_ESC || sym == SYM_NP) {
             tab[k] = 0; /* never looked up */
@@ -590,75 +694,79 @@ static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
     uint32_t top = trc_stk_top(s), prev = s->prev;
     trc_dict *fd = &e->fdict;
     unsigned fwp = fd->wp;
-    bitw lw = *wp, *w = &lw; /* a copy the compiler keeps in registers */
+    uint8_t *const dst = wp->dst;
+    runw lw = run_writer(wp), *w = &lw; /* kept in registers */
     trc_dict8r fr = trc_dict8r_load(fd);
-    size_t i = 0;
-    for (; i < n && w->pos <= limit; i++) {
-        const trc_record *r = &src[i];
-        uint32_t d = (uint32_t)r->delta;
-        int fn = r->kind <= TRC_EXIT;
-        if (fn ? ((r->delta >> p->nt) | (r->a >> p->fid_w) | r->b) != 0
-               : !(r->kind == TRC_OS && r->delta <= dmax && r->a < lost &&
-                   r->b <= vmax))
+    const trc_record *r = src, *const end = src + n, *bend = src;
+    for (;; r++) {
+        if (r == bend &&
+            !run_block(&bend, r, end, (size_t)(w->o - dst), limit))
             break;
-        uint32_t key = (uint32_t)r->kind << p->fid_w | r->a; /* fn only */
+        uint32_t d = (uint32_t)r->delta;
+        if (TRC_UNLIKELY(((r->delta >> p->nt) | (rec_ab(r) >> p->fid_w) |
+                          (r->kind >> 1)) != 0) && /* not a function record */
+            !(r->kind == TRC_OS && r->delta <= dmax && r->a < lost &&
+              r->b <= vmax))
+            break;
+        /* an OS record's "key" has bit FID_W + 1 set (TRC_OS = 2), so it
+         * never equals an entry's key, a function record's */
+        uint32_t key = (uint32_t)r->kind << p->fid_w | r->a;
         unsigned idx = trc_stk_index_of(p, top, prev);
         trc_pentry *ep = &s->tab[idx];
         trc_pentry en = trc_stk_run_load(ep);
-        int pred = fn && key == en.key;
+        int pred = key == en.key;
         unsigned sym = trc_stk_symbol(&en, d, TRC_LD_NONE);
-        uint32_t code = codes[(unsigned)!pred << 6 | (unsigned)en.h << 5 |
+        uint32_t code = codes[(unsigned)pred << 6 | (unsigned)en.h << 5 |
                               (unsigned)en.m << 4 | sym];
         /* the payload of put_payload(), for each kind of symbol */
         unsigned tb = 31u - (unsigned)__builtin_clz(d | 1u);
         uint32_t low = d & ((UINT32_C(1) << tb) - 1u);
         uint64_t pv = 0;
-        unsigned pl = 0;
-        if (sym == SYM_NEAR) {
+        unsigned pl = 0, k = run_sym_kind[0][sym];
+        if (k >= RUN_LEN) { /* ESC: the paper code, z = NT for d = 0 */
+            uint64_t z = k == RUN_ESC ? p->nt - 1u - tb + (d == 0) : 0u;
+            pv = z << tb | low;
+            pl = tb + (k == RUN_ESC ? NZ : 0u);
+        } else if (k == RUN_NEAR) {
             pv = d < en.pd;
             pl = 1;
-        } else if (sym == SYM_ESC) { /* the paper code; z = NT for d = 0 */
-            pv = (uint64_t)(p->nt - 1u - tb + (d == 0)) << tb | low;
-            pl = NZ + tb;
-        } else if (sym != SYM_EQ) {
-            pv = low;
-            pl = tb;
         }
-        put(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
-        flush(w);
+        rput(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
+        rflush(w);
         if (!pred) {
-            if (!fn) { /* class 11, then the type and value codes */
-                put(w, 3, 2);
-                put_dict(w, &e->tdict, TRC_PAPER_ND, r->a, p->type_w, 0);
-                put_dict(w, &e->vdict, TRC_PAPER_ND, r->b, p->val_w, 0);
+            if (r->kind == TRC_OS) { /* class 11, the type and value codes */
+                rput(w, 3, 2);
+                rput_dict(w, dst, &e->tdict, TRC_PAPER_ND, r->a, p->type_w);
+                rput_dict(w, dst, &e->vdict, TRC_PAPER_ND, r->b, p->val_w);
                 continue; /* an OS record leaves the predictor as it is */
             }
             if (r->kind == TRC_EXIT && r->a == top) {
-                put(w, 0, 1); /* class 0: the exit of the top */
+                rput(w, 0, 1); /* class 0: the exit of the top */
             } else {          /* class 10 and the function dictionary */
                 unsigned a = trc_dict8r_find(&fr, key, FSIZE);
                 if (a < FSIZE)
-                    put(w, 2u << 3 | a, 5);
+                    rput(w, 2u << 3 | a, 5);
                 else
-                    put(w, (UINT64_C(2) << 3 | FSIZE) << (p->fid_w + 1u) | key,
+                    rput(w, (UINT64_C(2) << 3 | FSIZE) << (p->fid_w + 1u) | key,
                         5u + p->fid_w + 1u);
                 trc_dict8r_set(&fr, a < FSIZE ? a : fwp, key ^ (fmask + 1u));
                 if (a == FSIZE)
                     fwp = fwp + 1u == FSIZE ? 0u : fwp + 1u;
             }
-            flush(w);
+            rflush(w);
         }
         trc_stk_run_store(ep, en, key, d, pred);
         trc_stk_move(ring, SD, &t, &c, &top, key, p->fid_w);
         prev = key;
     }
-    *wp = lw;
+    run_writer_done(wp, &lw);
     trc_dict8r_store(&fr, fd);
     fd->wp = fwp;
     memcpy(s->stack, ring, sizeof ring);
     s->t = t;
     s->c = c;
     s->prev = prev;
+    size_t i = (size_t)(r - src);
     e->count += i; /* every record of a run is a trace record */
     return i;
 }
@@ -701,27 +809,30 @@ static void stack2_codes(uint32_t tab[256])
  * TIME_EXT, while the last record was not an OS record (pk = 0: no OS
  * context entry codes first). It codes the same bits and makes the same
  * state changes as put_stack2() with trc_stk_update(), record for record:
- * the context index, the symbol choice (with the NEAR phase ld), the NEAR
- * phase's update from the old pd and the entry's delta update are the
- * same functions of trc_stack.h, the rank codes are trc_stk_rank()'s from
- * stack2_codes()' table, the dictionary is put_dict() without the exit
- * flip; a quantum of 1 leaves every delta as it is and none raw. What
- * differs is where the state lives: the top of the stack, its count, its
- * ring, the previous key and the NEAR phase are locals for the run. A
- * predicted record is one put (its delta symbol and payload, within 10 +
- * NZ + NT - 1 bits); any other one NP and the event class, then the delta
- * symbol and payload, then the dictionary codes. An OS record (or a
- * record after one) stops the run, as does any other record it does not
- * take, and put_stack2() codes it. Stops as paper_run() does; returns the
- * records it took. */
+ * the context index, the symbol choice (with the NEAR phase ld) and the
+ * entry's delta update are the same functions of trc_stack.h, the NEAR
+ * phase's update is trc_stk_update()'s written on d - pd + 1, the rank
+ * codes are trc_stk_rank()'s from stack2_codes()' table, the dictionary
+ * code is put_dict()'s without the exit flip (its search
+ * trc_dict_find16()); a quantum of 1 leaves every delta as it is and none
+ * raw. What differs is where the state lives: the top of the stack, its
+ * count, its ring, the previous key and the NEAR phase are locals for the
+ * run. A record is one put: NP and the event class (a record that was not
+ * predicted), the delta symbol and its payload, within 12 + 2 + 12 + NZ +
+ * NT - 1 bits; the dictionary code follows in a second one. An OS record
+ * (or a record after one) stops the run, as does any other record it does
+ * not take, and put_stack2() codes it. Stops as paper_run() does; returns
+ * the records it took. */
 static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
                                         const trc_record *src, size_t n,
                                         size_t limit)
 {
     const trc_params *p = &trc_stk_consts[1];
     enum { NZ = TRC_PAPER_NZ, SD = 16 };
+    const unsigned nd = p->nd_f, dsize = (1u << nd) - 1u; /* below 16 */
     uint32_t codes[256];
     trc_stk *s = &e->stk;
+    trc_dict *fd = &e->fdict;
     if (s->pk)
         return 0;
     stack2_codes(codes);
@@ -729,13 +840,16 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
     memcpy(ring, s->stack, sizeof ring);
     unsigned t = s->t, c = s->c, ld = s->ld;
     uint32_t top = trc_stk_top(s), prev = s->prev;
-    bitw lw = *wp, *w = &lw; /* a copy the compiler keeps in registers */
-    size_t i = 0;
-    for (; i < n && w->pos <= limit; i++) {
-        const trc_record *r = &src[i];
+    uint8_t *const dst = wp->dst;
+    runw lw = run_writer(wp), *w = &lw; /* kept in registers */
+    const trc_record *r = src, *const end = src + n, *bend = src;
+    for (;; r++) {
+        if (r == bend &&
+            !run_block(&bend, r, end, (size_t)(w->o - dst), limit))
+            break;
         uint32_t d = (uint32_t)r->delta;
-        if (r->kind > TRC_EXIT ||
-            ((r->delta >> p->nt) | (r->a >> p->fid_w) | r->b) != 0)
+        if (TRC_UNLIKELY(((r->delta >> p->nt) | (rec_ab(r) >> p->fid_w) |
+                          (r->kind >> 1)) != 0)) /* not a function record */
             break;
         uint32_t key = (uint32_t)r->kind << p->fid_w | r->a;
         unsigned idx = trc_stk_index_of(p, top, prev);
@@ -750,45 +864,56 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
         unsigned tb = 31u - (unsigned)__builtin_clz(d | 1u);
         uint32_t low = d & ((UINT32_C(1) << tb) - 1u);
         uint64_t pv = 0;
-        unsigned pl = 0;
-        if (sym == SYM_NEAR && !split) {
+        unsigned pl = 0, k = run_sym_kind[split][sym];
+        if (k >= RUN_LEN) { /* ESC: the paper code, z = NT for d = 0 */
+            uint64_t z = k == RUN_ESC ? p->nt - 1u - tb + (d == 0) : 0u;
+            pv = z << tb | low;
+            pl = tb + (k == RUN_ESC ? NZ : 0u);
+        } else if (k == RUN_NEAR) {
             pv = d < en.pd;
             pl = 1;
-        } else if (sym == SYM_ESC) { /* the paper code; z = NT for d = 0 */
-            pv = (uint64_t)(p->nt - 1u - tb + (d == 0)) << tb | low;
-            pl = NZ + tb;
-        } else if (sym != SYM_EQ && sym != SYM_NEAR && sym != SYM_NEARO) {
-            pv = low;
-            pl = tb;
         }
+        uint64_t cv = (uint64_t)(code >> 5) << pl | pv;
+        unsigned cn = (code & 31u) + pl;
         int istop = 0;
-        if (!pred) { /* NP, then class 0 (the exit of the top) or 10 */
+        if (!pred) { /* NP and class 0 (the exit of the top) or 10 first */
             uint32_t np = codes[1u << 7 | split << 6 | hm | SYM_NP];
             istop = r->kind == TRC_EXIT && r->a == top;
-            put(w, (uint64_t)(np >> 5) << (istop ? 1u : 2u) | (istop ? 0u : 2u),
-                (np & 31u) + (istop ? 1u : 2u));
-            flush(w);
+            unsigned cl = istop ? 1u : 2u;
+            cv |= ((uint64_t)(np >> 5) << cl | (istop ? 0u : 2u)) << cn;
+            cn += (np & 31u) + cl; /* within 12 + 2 + 12 + NZ + NT - 1 */
         }
-        put(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
-        flush(w);
-        if (!pred && !istop)
-            put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u, 0);
-        /* trc_stk_update(): the NEAR phase from the old pd, the entry, the
-         * stack */
-        ld = d == en.pd                  ? ld
-             : d == en.pd + 1u           ? (unsigned)TRC_LD_UP
-             : (uint64_t)d + 1u == en.pd ? (unsigned)TRC_LD_DOWN
-                                         : (unsigned)TRC_LD_NONE;
+        /* trc_stk_update(): the NEAR phase from the old pd (d - pd + 1 is
+         * 1: the same phase, 2: LD_UP, 0: LD_DOWN, else LD_NONE), the
+         * entry (before the puts, so that its fields' registers are free
+         * for them) */
+        uint64_t u = trc_stk_near_u(&en, d);
+        ld = u == 1u ? ld : u < 3u ? 2u - (unsigned)(u >> 1) : TRC_LD_NONE;
         trc_stk_run_store(ep, en, key, d, pred);
+        rput(w, cv, cn);
+        rflush(w);
+        if (!pred && !istop) { /* put_dict(), without the exit flip */
+            unsigned a = trc_dict_find16(fd, key, dsize);
+            if (a < dsize) {
+                rput(w, a, nd);
+            } else {
+                rput(w, (uint64_t)dsize << (p->fid_w + 1u) | key,
+                     nd + p->fid_w + 1u);
+                trc_dict_push(fd, key);
+            }
+            rflush(w);
+        }
+        /* trc_stk_update()'s stack move */
         trc_stk_move(ring, SD, &t, &c, &top, key, p->fid_w);
         prev = key;
     }
-    *wp = lw;
+    run_writer_done(wp, &lw);
     memcpy(s->stack, ring, sizeof ring);
     s->t = t;
     s->c = c;
     s->prev = prev;
     s->ld = ld;
+    size_t i = (size_t)(r - src);
     e->count += i; /* every record of a run is a trace record */
     return i;
 }

@@ -134,9 +134,11 @@ static inline int trc_stk_consts_of(const trc_params *p)
     return 0;
 }
 
+/* Bits of x up to its leading one, 0 for x = 0: 2x + 1 has one more, and
+ * 63 - clz of it is its leading one's place (one instruction, no test). */
 static inline unsigned trc_bitlen(uint32_t x)
 {
-    return x ? 32u - (unsigned)__builtin_clz(x) : 0u;
+    return 63u - (unsigned)__builtin_clzll((uint64_t)x << 1 | 1u);
 }
 
 /* Context index: top of stack (0 when the stack is empty) and previous
@@ -213,9 +215,11 @@ static inline unsigned trc_stk_symbol(const trc_pentry *e, uint32_t d,
      * before the test). */
     unsigned j3 = trc_bitlen(d) + 3u - e->kb; /* j + 3, wraps below -3 */
     unsigned len = d && j3 < 8u ? sym_of_j[j3 & 7u] : SYM_ESC;
-    unsigned nearo = ld != TRC_LD_NONE && (d > e->pd) != (ld == TRC_LD_DOWN);
-    unsigned near = nearo ? SYM_NEARO : SYM_NEAR;
     uint64_t u = trc_stk_near_u(e, d);
+    /* NEARO, the other direction than the phase's: u = 2 (up) under
+     * LD_UP (1), u = 0 (down) under LD_DOWN (2), so u + 2 ld = 4 (no u
+     * below 3 gives 4 with LD_NONE) */
+    unsigned near = u + 2u * ld == 4u ? SYM_NEARO : SYM_NEAR;
     return u < 3u ? (u == 1u ? SYM_EQ : near) : len;
 }
 

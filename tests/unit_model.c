@@ -655,6 +655,40 @@ static void test_stack_run_same_as_single(void)
     }
 }
 
+/* The runs stop at a record that trc_record_check() rejects (a function
+ * record with b set, or an id wider than FID_W), and trc_encode() reports
+ * it at that record, as the record-at-a-time path does. */
+static void test_stack_run_rejects(void)
+{
+    enum { N = 40, BAD = 30 };
+    static uint8_t out[N * 40];
+    trc_params ps[2] = {trc_params_stack(), trc_params_stack2()};
+    for (int k = 0; k < 2; k++) {
+        const trc_params *p = &ps[k];
+        int ok = 1;
+        for (int bad = 0; bad < 2; bad++) {
+            trc_record in[N];
+            for (unsigned i = 0; i < N; i++) {
+                trc_record r = {.delta = 5u + i % 3u, .a = i / 2u % 7u,
+                                .b = 0, .kind = i % 2u};
+                in[i] = r;
+            }
+            if (bad)
+                in[BAD].a = 1u << p->fid_w;
+            else
+                in[BAD].b = 1;
+            trc_encoder e;
+            size_t used, len;
+            trc_encoder_init(&e, p);
+            trc_error err = trc_encode(&e, in, N, &used, out, sizeof out, &len);
+            ok &= err != TRC_OK && err == trc_record_check(p, &in[BAD]) &&
+                  used == BAD;
+        }
+        check(ok, k ? "stack2_run_rejects_bad_records"
+                    : "stack_run_rejects_bad_records");
+    }
+}
+
 static void test_text(void)
 {
     trc_params p = trc_params_paper();
@@ -1135,6 +1169,7 @@ int main(void)
     test_stack_round_trips();
     test_stack_sync_and_errors();
     test_stack_run_same_as_single();
+    test_stack_run_rejects();
     test_stack2_worked_example();
     test_stack2_quantum_example();
     test_stack2_round_trips();
