@@ -196,10 +196,11 @@ DEV_ORDER = ("hx8k", "up5k", "ecp5-6", "ecp5-8", "xc4v")
 
 
 def devices_of(design):
-    """The devices a design goes to, in report order."""
+    """The devices a design goes to, in report order: those it is placed on,
+    and the Virtex-4 estimate (synthesis only) when xc4v is one of its flows."""
     d = DESIGNS[design]
     return [v for v in DEV_ORDER
-            if DEVICES[v].arch in d.archs and (not d.devices or v in d.devices)]
+            if DEVICES[v].arch in d.archs and (not d.devices or v in d.devices or v == "xc4v")]
 
 
 def designs_for(arch_or_dev):

@@ -122,7 +122,8 @@ def collect(d, carry=None):
         done = {(r["design"], r["dev"]) for r in rows if r["dev"] == "xc4v" or r.get("runs")}
         rows = [r for r in rows if (r["design"], r["dev"]) in done]
         for r in old["rows"]:
-            if r["design"] in DESIGNS and (r["design"], r["dev"]) not in done:
+            if r["design"] in DESIGNS and r["dev"] in devices_of(r["design"]) \
+                    and (r["design"], r["dev"]) not in done:
                 r.setdefault("carried_from", old["date"])
                 rows.append(r)
         devs = list(DEVICES)
