@@ -19,6 +19,8 @@ def ratio(x, y):
 
 
 def placed(r):
+    if r.get("no_fit"):
+        return "does not fit: " + r["no_fit"]
     u = r.get("utilization") or {}
     n = lambda k: u.get(k, {}).get("used", 0)
     if r["dev"] in ("hx8k", "up5k"):

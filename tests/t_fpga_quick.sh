@@ -69,10 +69,13 @@ json.dump({"seeds": [1], "command": "test", "traces": {"t": t},
                                        "unit": "record"}}}, open(sys.argv[1], "w"))
 PY
 printf '{"design": "trc_lean_w8", "dev": ' > $R/res/pnr/trc_lean_w8.hx8k.s1.json
-name="flow.py report: a cut result is listed, the lean row written"
+printf '{"design": "trc_lean_w8", "dev": "up5k", "seed": 1, "ok": false, "error": "does not fit the device: ICESTORM_LC 9999/5280 (x.pnr.log)"}' \
+  > $R/res/pnr/trc_lean_w8.up5k.s1.json
+name="flow.py report: a cut result is listed, the lean row written, a design too big said so"
 check bash -c "python3 fpga/flow.py report $R/res --out $R/out 2> $R/err.txt \
   && grep -q 'trc_lean_w8.hx8k.s1.json: not a readable result' $R/out/fpga.md $R/err.txt \
-  && grep -q '^| trc_lean_w8 | iCE40 HX8K' $R/out/fpga.md"
+  && grep -q '^| trc_lean_w8 | iCE40 HX8K' $R/out/fpga.md \
+  && grep -q '^| trc_lean_w8 | iCE40 UP5K-SG48 | .* | does not fit: ICESTORM_LC 9999/5280 |' $R/out/fpga.md"
 # --carry: a design synthesized but not placed this time keeps the earlier
 # report's placed rows, marked carried, per device (the committed report)
 name="flow.py report --carry: the placed rows of a design synthesized only, carried"
