@@ -136,7 +136,10 @@ module trc_mpenc #(
             assign recs[g] = s_axis_tdata[g*REC_W +: REC_W];
         end
     endgenerate
-    wire [REC_W-1:0] arb_rec = recs[gsel];
+    // (the select is a kept net: without it, ABC copied the arbiter into
+    // the select of every record bit)
+    (* keep *) wire [CW-1:0] gsel_k = gsel;
+    wire [REC_W-1:0] arb_rec = recs[gsel_k];
     assign s_axis_tready = grant & {NCPU{arb_ready}};
 
     always @(posedge clk) begin
