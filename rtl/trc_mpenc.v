@@ -136,8 +136,8 @@ module trc_mpenc #(
             assign recs[g] = s_axis_tdata[g*REC_W +: REC_W];
         end
     endgenerate
-    // (the select is a kept net: without it, ABC copied the arbiter into
-    // the select of every record bit)
+    // (a kept net, so that ABC does not merge the arbiter into the select
+    // of each record bit: fewer LUTs on ECP5)
     (* keep *) wire [CW-1:0] gsel_k = gsel;
     wire [REC_W-1:0] arb_rec = recs[gsel_k];
     assign s_axis_tready = grant & {NCPU{arb_ready}};
