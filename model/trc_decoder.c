@@ -789,6 +789,35 @@ static void run_syms(uint8_t tab[64], unsigned hm, int with_np, int split)
     memset(tab + last + 1u, tab[last], 63u - last);
 }
 
+/* The payload of a run's delta symbol of kind k (stack_run(), stack2_run()):
+ * 3, ESC, the paper code of the delta (paper widths: NZ bits of z); else a
+ * bit length, kb + the symbol's offset, and the bits below the leading one.
+ * x holds the payload from its top bit on. Sets *delta, adds the bits read
+ * to *used; 0 for a z or length out of range (get_record() reports it). */
+static TRC_HOT_INLINE int run_payload(unsigned k, uint64_t x, unsigned kb,
+                                      unsigned sym, unsigned nt,
+                                      uint32_t *delta, unsigned *used)
+{
+    enum { NZ = TRC_PAPER_NZ };
+    if (k == 3) {
+        unsigned z = (unsigned)(x >> (64u - NZ));
+        if (z > nt)
+            return 0;
+        unsigned low = z < nt ? nt - 1u - z : 0u;
+        *delta = (uint32_t)(z < nt) << low |
+                 (uint32_t)(((x << NZ) >> 1) >> (63u - low));
+        *used += NZ + low;
+        return 1;
+    }
+    int len = (int)kb + trc_sym_j[sym];
+    if (len < 1 || len > (int)nt)
+        return 0;
+    unsigned low = (unsigned)len - 1u;
+    *delta = UINT32_C(1) << low | (uint32_t)((x >> 1) >> (63u - low));
+    *used += low;
+    return 1;
+}
+
 /* Stack mode's trace records with trc_stk_consts[0]'s parameters, decoded
  * in a run: function records and OS records of a type below LOST. It reads
  * the same bits and makes the same state changes and trc_stats figures as
@@ -867,21 +896,8 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
                 break;
             delta = down ? en.pd - 1u : en.pd + 1u;
             used += 1;
-        } else if (k == 3) { /* ESC: the paper code */
-            unsigned z = (unsigned)(x >> (64u - NZ));
-            if (z > nt)
-                break;
-            unsigned low = z < nt ? nt - 1u - z : 0u;
-            delta = (uint32_t)(z < nt) << low |
-                    (uint32_t)(((x << NZ) >> 1) >> (63u - low));
-            used += NZ + low;
-        } else { /* a bit length: the bits below the leading one */
-            int len = (int)en.kb + trc_sym_j[sym];
-            if (len < 1 || len > (int)nt)
-                break;
-            unsigned low = (unsigned)len - 1u;
-            delta = UINT32_C(1) << low | (uint32_t)((x >> 1) >> (63u - low));
-            used += low;
+        } else if (!run_payload(k, x, en.kb, sym, nt, &delta, &used)) {
+            break;
         }
         uint32_t key = en.key;
         unsigned clsb = 0;
@@ -933,10 +949,7 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
         trc_stk_move(ring, SD, &t, &c, &top, key, fw);
         prev = key;
     }
-    memcpy(s->stack, ring, sizeof ring);
-    s->t = t;
-    s->c = c;
-    s->prev = prev;
+    trc_stk_run_done(s, ring, SD, t, c, prev);
     d->fdict.wp = fwp;
     d->tdict.wp = twp;
     d->vdict.wp = vwp;
@@ -1054,21 +1067,8 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
                 break;
             delta = down ? en.pd - 1u : en.pd + 1u;
             used += !split;
-        } else if (k == 3) { /* ESC: the paper code */
-            unsigned z = (unsigned)(x >> (64u - NZ));
-            if (z > nt)
-                break;
-            unsigned low = z < nt ? nt - 1u - z : 0u;
-            delta = (uint32_t)(z < nt) << low |
-                    (uint32_t)(((x << NZ) >> 1) >> (63u - low));
-            used += NZ + low;
-        } else { /* a bit length: the bits below the leading one */
-            int len = (int)en.kb + trc_sym_j[sym];
-            if (len < 1 || len > (int)nt)
-                break;
-            unsigned low = (unsigned)len - 1u;
-            delta = UINT32_C(1) << low | (uint32_t)((x >> 1) >> (63u - low));
-            used += low;
+        } else if (!run_payload(k, x, en.kb, sym, nt, &delta, &used)) {
+            break;
         }
         uint32_t key = en.key;
         unsigned db = 0;
@@ -1108,10 +1108,7 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
         trc_stk_move(ring, SD, &t, &c, &top, key, fw);
         prev = key;
     }
-    memcpy(s->stack, ring, sizeof ring);
-    s->t = t;
-    s->c = c;
-    s->prev = prev;
+    trc_stk_run_done(s, ring, SD, t, c, prev);
     s->ld = ld;
     d->fdict.wp = fwp;
     r->pos = pos;

@@ -762,10 +762,7 @@ static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
     run_writer_done(wp, &lw);
     trc_dict8r_store(&fr, fd);
     fd->wp = fwp;
-    memcpy(s->stack, ring, sizeof ring);
-    s->t = t;
-    s->c = c;
-    s->prev = prev;
+    trc_stk_run_done(s, ring, SD, t, c, prev);
     size_t i = (size_t)(r - src);
     e->count += i; /* every record of a run is a trace record */
     return i;
@@ -908,10 +905,7 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
         prev = key;
     }
     run_writer_done(wp, &lw);
-    memcpy(s->stack, ring, sizeof ring);
-    s->t = t;
-    s->c = c;
-    s->prev = prev;
+    trc_stk_run_done(s, ring, SD, t, c, prev);
     s->ld = ld;
     size_t i = (size_t)(r - src);
     e->count += i; /* every record of a run is a trace record */

@@ -256,6 +256,19 @@ static inline void trc_stk_run_store(trc_pentry *ep, trc_pentry en,
     ep->h = (uint8_t)(pred != 0);
 }
 
+/* The end of a record run: the stack the run kept in locals (its ring of
+ * sd entries, the top's index t, the depth c, the previous key) back into
+ * s. */
+static inline void trc_stk_run_done(trc_stk *s, const uint32_t *ring,
+                                    unsigned sd, unsigned t, unsigned c,
+                                    uint32_t prev)
+{
+    memcpy(s->stack, ring, sd * sizeof *ring);
+    s->t = t;
+    s->c = c;
+    s->prev = prev;
+}
+
 /* State update after a function record (key, delta d, predicted or not). */
 static inline void trc_stk_update(const trc_params *p, trc_stk *s,
                                   unsigned idx, uint32_t key, uint32_t d,
