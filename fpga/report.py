@@ -67,9 +67,9 @@ def pnr_row(row, runs, s, p):
     row["runs"] = [{"seed": r["seed"], "fmax_mhz": r.get("fmax_mhz"),
                     "synth_command": r.get("synth_command"),
                     "pnr_command": r.get("pnr_command")} for r in runs]
-    full = [r["error"] for r in runs if str(r.get("error", "")).startswith("does not fit")]
+    full = [r["no_fit"] for r in runs if r.get("no_fit")]
     if full and not fm:
-        row["no_fit"] = full[0].split(" (")[0][len("does not fit the device: "):]
+        row["no_fit"] = full[0]
     if not fm:
         return
     row["fmax_median"] = round(statistics.median(fm), 2)

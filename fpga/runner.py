@@ -199,13 +199,12 @@ def first_error(log):
 
 def over_full(log):
     """The resources that nextpnr's utilisation lists above 100% (a design
-    that does not fit the device), as one message, or None."""
+    that does not fit the device), as "CELL used/available, ...", or None."""
     text = open(log, errors="replace").read() if os.path.exists(log) else ""
     over = ["%s %s/%s" % m.groups()
             for m in re.finditer(r"(?m)^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%$", text)
             if int(m.group(2)) > int(m.group(3))]
-    return "does not fit the device: %s (%s)" % (", ".join(dict.fromkeys(over)), log) \
-        if over else None
+    return ", ".join(dict.fromkeys(over)) or None
 
 
 def synthesize(name, arch, out, wrapped):
@@ -311,7 +310,11 @@ def place_route(name, dev, seed, out, wrapped):
         except (ValueError, KeyError) as e:
             res["error"] = "%s: unreadable report (%s)" % (rep, e)
     else:
-        res["error"] = over_full(base + ".pnr.log") or first_error(base + ".pnr.log")
+        full = over_full(base + ".pnr.log")
+        if full:
+            res["no_fit"] = full
+        res["error"] = ("does not fit the device: %s (%s.pnr.log)" % (full, base) if full
+                        else first_error(base + ".pnr.log"))
     write_result(res, out)
     return 0 if res["ok"] else 1
 
