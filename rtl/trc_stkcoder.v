@@ -254,55 +254,67 @@ module trc_stkcoder #(
     );
 
     // ---- assembly stage: the dictionary fields under the prefix, rank code
-    // and payload, in one of seven constant layouts (stack mode: the class
-    // comes with them: 0 for the exit of the top, 10 and 11)
+    // and payload, in one of seven layouts (stack mode: the class comes
+    // with them: 0 for the exit of the top, 10 and 11). The prefix moves
+    // in two steps: over the fields' hit codes (and class), selected by
+    // the event's kind (as_ev[2:1]: function, OS, OS with a raw type),
+    // then over a raw key or value when there is one (as_ev[0]). Two small
+    // selects in a row take fewer LUTs than one of seven shifts.
     localparam XW = PW > FULL ? PW : FULL;
     wire [FW-1:0]     as_fkey = as_info[FW-1:0];
     wire [TYPE_W-1:0] as_type = as_info[VAL_W +: TYPE_W];
     wire [VAL_W-1:0]  as_val  = as_info[VAL_W-1:0];
     wire [XW-1:0]     pre_x   = {{(XW-PW){1'b0}}, as_pre};
-    reg  [XW-1:0]     bits_x;
+    reg  [XW-1:0]     sh_x, fld_x, bits_x;
     generate
         if (MODE == 2) begin : g_fields2
-            localparam integer E_FH = ND_F, E_FM = ND_F + FW, E_HH = ND_T + ND_V;
-            localparam integer E_HM = E_HH + VAL_W, E_MH = E_HH + TYPE_W;
-            localparam integer E_MM = E_HH + TYPE_W + VAL_W;
+            localparam integer E_FH = ND_F, E_HH = ND_T + ND_V, E_MH = E_HH + TYPE_W;
             always @* begin
+                case (as_ev[2:1])
+                    2'd1:    sh_x = pre_x << E_FH;
+                    2'd2:    sh_x = pre_x << E_HH;
+                    2'd3:    sh_x = pre_x << E_MH;
+                    default: sh_x = pre_x;              // 1: the class went first
+                endcase
                 case (as_ev)
-                    3'd2: bits_x = (pre_x << E_FH) | {{(XW-E_FH){1'b0}}, as_fc};
-                    3'd3: bits_x = (pre_x << E_FM) | {{(XW-E_FM){1'b0}}, as_fc, as_fkey};
-                    3'd4: bits_x = (pre_x << E_HH) | {{(XW-E_HH){1'b0}}, as_tc, as_vc};
-                    3'd5: bits_x = (pre_x << E_HM) | {{(XW-E_HM){1'b0}}, as_tc, as_vc, as_val};
-                    3'd6: bits_x = (pre_x << E_MH) | {{(XW-E_MH){1'b0}}, as_tc, as_type, as_vc};
-                    3'd7: bits_x = (pre_x << E_MM) |
-                                   {{(XW-E_MM){1'b0}}, as_tc, as_type, as_vc, as_val};
-                    default: bits_x = pre_x;            // 1: the class went first
+                    3'd2:    fld_x = {{(XW-E_FH){1'b0}}, as_fc};
+                    3'd3:    fld_x = {{(XW-E_FH-FW){1'b0}}, as_fc, as_fkey};
+                    3'd4:    fld_x = {{(XW-E_HH){1'b0}}, as_tc, as_vc};
+                    3'd5:    fld_x = {{(XW-E_HH-VAL_W){1'b0}}, as_tc, as_vc, as_val};
+                    3'd6:    fld_x = {{(XW-E_MH){1'b0}}, as_tc, as_type, as_vc};
+                    3'd7:    fld_x = {{(XW-E_MH-VAL_W){1'b0}}, as_tc, as_type, as_vc, as_val};
+                    default: fld_x = {XW{1'b0}};
                 endcase
             end
         end else begin : g_fields1
-            localparam integer E_FH = 2 + ND_F, E_FM = 2 + ND_F + FW, E_HH = 2 + ND_T + ND_V;
-            localparam integer E_HM = E_HH + VAL_W, E_MH = E_HH + TYPE_W;
-            localparam integer E_MM = E_HH + TYPE_W + VAL_W;
+            localparam integer E_FH = 2 + ND_F, E_HH = 2 + ND_T + ND_V, E_MH = E_HH + TYPE_W;
             always @* begin
+                case (as_ev[2:1])
+                    2'd1:    sh_x = pre_x << E_FH;
+                    2'd2:    sh_x = pre_x << E_HH;
+                    2'd3:    sh_x = pre_x << E_MH;
+                    default: sh_x = as_ev[0] ? pre_x << 1 : pre_x;
+                endcase
                 case (as_ev)
-                    3'd1: bits_x = pre_x << 1;
-                    3'd2: bits_x = (pre_x << E_FH) | {{(XW-E_FH){1'b0}}, 2'b10, as_fc};
-                    3'd3: bits_x = (pre_x << E_FM) | {{(XW-E_FM){1'b0}}, 2'b10, as_fc, as_fkey};
-                    3'd4: bits_x = (pre_x << E_HH) | {{(XW-E_HH){1'b0}}, 2'b11, as_tc, as_vc};
-                    3'd5: bits_x = (pre_x << E_HM) |
-                                   {{(XW-E_HM){1'b0}}, 2'b11, as_tc, as_vc, as_val};
-                    3'd6: bits_x = (pre_x << E_MH) |
-                                   {{(XW-E_MH){1'b0}}, 2'b11, as_tc, as_type, as_vc};
-                    3'd7: bits_x = (pre_x << E_MM) |
-                                   {{(XW-E_MM){1'b0}}, 2'b11, as_tc, as_type, as_vc, as_val};
-                    default: bits_x = pre_x;
+                    3'd2:    fld_x = {{(XW-E_FH){1'b0}}, 2'b10, as_fc};
+                    3'd3:    fld_x = {{(XW-E_FH-FW){1'b0}}, 2'b10, as_fc, as_fkey};
+                    3'd4:    fld_x = {{(XW-E_HH){1'b0}}, 2'b11, as_tc, as_vc};
+                    3'd5:    fld_x = {{(XW-E_HH-VAL_W){1'b0}}, 2'b11, as_tc, as_vc, as_val};
+                    3'd6:    fld_x = {{(XW-E_MH){1'b0}}, 2'b11, as_tc, as_type, as_vc};
+                    3'd7:    fld_x = {{(XW-E_MH-VAL_W){1'b0}}, 2'b11, as_tc, as_type, as_vc,
+                                      as_val};
+                    default: fld_x = {XW{1'b0}};        // 1: class 0, in the shift
                 endcase
             end
         end
     endgenerate
+    always @*
+        case (as_ev)
+            3'd3:         bits_x = sh_x << FW | fld_x;      // a raw function key
+            3'd5, 3'd7:   bits_x = sh_x << VAL_W | fld_x;   // a raw value
+            default:      bits_x = sh_x | fld_x;
+        endcase
 
-    // ---- the assembled record's register (the layout select and the
-    // output stage's piece select would not fit one clock)
     reg [FULL-1:0] ab_bits;
     reg [LENW-1:0] ab_len, ab_lm1, ab_lhi, ab_lhm1;
     reg            ab_flush, ab_valid, ab_long;
