@@ -31,7 +31,7 @@ fpga_arch = $(if $(filter ecp5%,$(1)),ecp5,ice40)
 fpga: deps lz4-deps $(B)/trc $(FPGA_SIMS)
 	@tools/install-deps.sh --fpga
 	@t0=$$(date +%s); $(MAKE) --no-print-directory -j$(FPGA_JOBS) fpga-runs; rc=$$?; \
-	  python3 tools/steps.py json fpga $(FPGA_DIR) --since $$t0 --wall $$(( $$(date +%s) - t0 )); \
+	  python3 tools/steps.py json fpga $(FPGA_DIR) --in syn,wrap,pnr,perf.json --since $$t0 --wall $$(( $$(date +%s) - t0 )); \
 	  exit $$rc
 	python3 fpga/flow.py report $(FPGA_DIR)
 	@echo "fpga: reports/fpga.md reports/fpga.json reports/fpga.svg"

