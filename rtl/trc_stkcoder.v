@@ -315,6 +315,8 @@ module trc_stkcoder #(
             default:      bits_x = sh_x | fld_x;
         endcase
 
+    // ---- the assembled record's register (the layout select and the
+    // output stage's piece select would not fit one clock)
     reg [FULL-1:0] ab_bits;
     reg [LENW-1:0] ab_len, ab_lm1, ab_lhi, ab_lhm1;
     reg            ab_flush, ab_valid, ab_long;
