@@ -338,6 +338,18 @@ module trc_dictm #(
 `include "trc_dictm_proof.vh"
 
 `ifdef TRC_ASSERT
+    // stage K's bank number names a bank (with NB not a power of two, the
+    // bubbles after a reset can carry one past NB - 1 from unreset stages,
+    // and no write pointer: no bank is theirs to write)
+    wire bk_in;
+    generate
+        if (NB == 1 || (1 << BW) == NB) begin : g_bk_all
+            assign bk_in = 1'b1;
+        end else begin : g_bk_cmp
+            localparam integer NB1 = NB - 1;
+            assign bk_in = bk_q <= NB1[BW-1:0];
+        end
+    endgenerate
     // the simulators report a failed check by name; formal tools (yosys
     // read_verilog -formal, which has no action blocks) take the bare assert
 `ifdef FORMAL
@@ -350,7 +362,7 @@ module trc_dictm #(
         if (!rst)
             assert ((c_q & (c_q - 1'b1)) == {N{1'b0}} && !(clr_q && c_q != {N{1'b0}}))
                 `TRC_DICTM_ELSE("%m: a record changed more than one entry");
-        if (!rst)
+        if (!rst && bk_in)
             assert ((wp_q & (wp_q - 1'b1)) == {N{1'b0}} && wp_q != {N{1'b0}} &&
                     wpu_q == (wp_q & {N{uk_q && !sk_q}}))
                 `TRC_DICTM_ELSE("%m: write pointer not one-hot");

@@ -5,8 +5,8 @@
 // stored key (the others read as their reset values in trc_dictm).
 //   REGB = 1: registers cleared to ent_init, and a select of bank_r's; vld
 //             all ones. One bank, or a device without LUT RAM (iCE40).
-//   REGB = 0: entry g of every bank in one NB-word RAM (LUT RAM on ECP5:
-//             TRELLIS_DPR16X4). A RAM is not cleared at once, so a flag per
+//   REGB = 0: entry g of every bank in one NB-word RAM (LUT RAM: ECP5's
+//             TRELLIS_DPR16X4, Xilinx RAM16X1D from 3 banks on). A RAM is not cleared at once, so a flag per
 //             bank and entry says that it holds a stored key; clr clears the
 //             flags.
 // Parameters: N entries of W bits; NB banks, bank numbers BW bits wide.
@@ -73,12 +73,26 @@ module trc_dictm_bank #(
                     else if (bank_w == j[BW-1:0])
                         vld_q[j*N +: N] <= vld_q[j*N +: N] | chg;
             end
+            // Yosys maps so shallow a memory to flip-flops and a select on
+            // Xilinx devices unless told; from 3 banks on, 16x1 LUT RAM
+            // takes fewer slices (ECP5 takes its 16x4 LUT RAM either way)
             for (g = 0; g < N; g = g + 1) begin : g_ent
-                reg [W-1:0] mem [0:NB-1];
-                always @(posedge clk)
-                    if (chg[g] && !clr)
-                        mem[bank_w] <= val;
-                assign ent[g*W +: W] = mem[bank_r];
+                wire [W-1:0] rd;
+                if (NB > 2) begin : g_lut
+                    (* ram_style = "distributed" *)
+                    reg [W-1:0] mem [0:NB-1];
+                    always @(posedge clk)
+                        if (chg[g] && !clr)
+                            mem[bank_w] <= val;
+                    assign rd = mem[bank_r];
+                end else begin : g_auto
+                    reg [W-1:0] mem [0:NB-1];
+                    always @(posedge clk)
+                        if (chg[g] && !clr)
+                            mem[bank_w] <= val;
+                    assign rd = mem[bank_r];
+                end
+                assign ent[g*W +: W] = rd;
             end
         end
     endgenerate

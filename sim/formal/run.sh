@@ -18,8 +18,8 @@
 #       BMC to PK_DEPTH and k-induction depth 3; the tracked stream bit and
 #       the fill level (-DTRACK, OUT_W 8 and 16): BMC to PK_DEPTH, and with
 #       WIDE=1 BMC 3 and k-induction depth 2;
-#       dictionary (FLIP 0 and 1; one bank, two in LUT RAM and two in
-#       registers): the lookups against the format's reference, BMC to
+#       dictionary (FLIP 0 and 1; one bank, two and three in LUT RAM, two
+#       in registers): the lookups against the format's reference, BMC to
 #       DM_DEPTH; one bank also k-induction depth 3 (the invariants are
 #       written for one bank);
 #   - the cover statements of both (-DCOVER): each reached, within 14 steps
@@ -115,8 +115,9 @@ for cfg in $PKW; do
   fi
 done
 # two banks twice: as LUT RAM with stored-key flags, and as registers (the
-# iCE40's form, TRC_ICE40)
-for v in "1 " "2 " "2 -DTRC_ICE40"; do
+# iCE40's form, TRC_ICE40); three banks: the LUT RAM that Yosys is told to
+# map so on Xilinx devices
+for v in "1 " "2 " "3 " "2 -DTRC_ICE40"; do
 nb=${v%% *}; dv=${v#* }; tag=$nb${dv:+ (registers)}
 for fl in 0 1; do
   P="chparam -set FLIP $fl -set NB $nb trc_dictm_prop;"
