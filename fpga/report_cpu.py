@@ -69,11 +69,15 @@ def cpu_section(rep):
         A("")
         A("trc_mpcore takes N event ports into one stream (dictionaries banked by CPU, "
           "one time base, one packer); N separate trc_cores would give N streams. "
-          "Per added port: (area at N - area at 2) / (N - 2).")
+          "Per added port: (area at N - area at 2) / (N - 2). The LUT4 ratio counts "
+          "logic LUTs, with LUT RAM and block RAM in columns of their own; the "
+          "Virtex-4 estimate's logic slices count LUT RAM in LUT sites, as a "
+          "slice count would.")
         A("")
-        A("| core | device / flow | LUT4 | FF | BRAM | LUT4 per added port | "
-          "N x trc_core LUT4 / BRAM | LUT4 ratio to one trc_core | Fmax median MHz |")
-        A("|---|---|---:|---:|---:|---:|---|---:|---:|")
+        A("| core | device / flow | LUT4 | LUT RAM | FF | BRAM | LUT4 per added port | "
+          "N x trc_core LUT4 / BRAM | LUT4 ratio to one trc_core | "
+          "logic slices ratio (Virtex-4) | Fmax median MHz |")
+        A("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|")
         for d in mp:
             n = DESIGNS[d].params["NCPU"]
             for dev in DEV_ORDER:
@@ -84,11 +88,15 @@ def cpu_section(rep):
                     continue
                 per = ((s["lut4"] - two["lut4"]) / (n - 2.0)
                        if n > 2 and two.get("lut4") else None)
-                A("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                    d, label(dev), s["lut4"], _fmt(s.get("ff")), _fmt(s.get("bram")),
+                sl = (s["slices_logic"] / one["slices_logic"]
+                      if s.get("slices_logic") and one.get("slices_logic") else None)
+                A("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    d, label(dev), s["lut4"], _fmt(s.get("lutram")), _fmt(s.get("ff")),
+                    _fmt(s.get("bram")),
                     _fmt(per), ("%d / %d" % (n * one["lut4"], n * one.get("bram", 0)))
                     if one.get("lut4") else "-",
                     _fmt(s["lut4"] / one["lut4"], 2) if one.get("lut4") else "-",
+                    _fmt(sl, 2),
                     _fmt((byk.get((d, dev)) or {}).get("fmax_median"), 1)))
         A("")
         A("Goal: the 4-CPU core at <= 2x one trc_core's area (moonshot 1.5x), one record "
