@@ -5,10 +5,10 @@
 // stored key (the others read as their reset values in trc_dictm).
 //   REGB = 1: registers cleared to ent_init, and a select of bank_r's; vld
 //             all ones. One bank, or a device without LUT RAM (iCE40).
-//   REGB = 0: entry g of every bank in one NB-word RAM (LUT RAM: ECP5's
-//             TRELLIS_DPR16X4, Xilinx RAM16X1D from 3 banks on). A RAM is not cleared at once, so a flag per
-//             bank and entry says that it holds a stored key; clr clears the
-//             flags.
+//   REGB = 0: entry g of every bank in one NB-word LUT RAM (ECP5's
+//             TRELLIS_DPR16X4; Xilinx RAM16X1D from 3 banks on). Not
+//             cleared at once: a flag per bank and entry says that it
+//             holds a stored key; clr clears the flags.
 // Parameters: N entries of W bits; NB banks, bank numbers BW bits wide.
 `default_nettype none
 
