@@ -42,6 +42,7 @@
 //   NB   - banks, 1..16 (default 1)
 //   BW   - bank number width, derived: max(1, log2(NB)) rounded up
 `default_nettype none
+`include "trc_format.vh"
 
 module trc_dictm #(
     parameter ND   = 3,
@@ -350,27 +351,19 @@ module trc_dictm #(
             assign bk_in = bk_q <= NB1[BW-1:0];
         end
     endgenerate
-    // the simulators report a failed check by name; formal tools (yosys
-    // read_verilog -formal, which has no action blocks) take the bare assert
-`ifdef FORMAL
-`define TRC_DICTM_ELSE(msg)
-`else
-`define TRC_DICTM_ELSE(msg) else $error(msg)
-`endif
     // a record changes at most one entry, and a SYNC none
     always @(posedge clk) begin
         if (!rst)
             assert ((c_q & (c_q - 1'b1)) == {N{1'b0}} && !(clr_q && c_q != {N{1'b0}}))
-                `TRC_DICTM_ELSE("%m: a record changed more than one entry");
+                `TRC_ELSE("%m: a record changed more than one entry");
         if (!rst && bk_in)
             assert ((wp_q & (wp_q - 1'b1)) == {N{1'b0}} && wp_q != {N{1'b0}} &&
                     wpu_q == (wp_q & {N{uk_q && !sk_q}}))
-                `TRC_DICTM_ELSE("%m: write pointer not one-hot");
+                `TRC_ELSE("%m: write pointer not one-hot");
         if (!rst && adv)
             assert (!(FLIP != 0 && upd_in && clr_in))
-                `TRC_DICTM_ELSE("%m: a SYNC looked up in the function dictionary");
+                `TRC_ELSE("%m: a SYNC looked up in the function dictionary");
     end
-`undef TRC_DICTM_ELSE
 `endif
 
 endmodule

@@ -4,6 +4,15 @@
 `ifndef TRC_FORMAT_VH
 `define TRC_FORMAT_VH
 
+// The action of a failed immediate assertion: the simulators report it by
+// name; formal tools (yosys read_verilog -formal, which has no action
+// blocks) take the bare assert. `assert (c) `TRC_ELSE("%m: what failed");`
+`ifdef FORMAL
+`define TRC_ELSE(msg)
+`else
+`define TRC_ELSE(msg) else $error(msg)
+`endif
+
 // Width of a raw record's info field: a function record's exit flag and id,
 // or an OS record's type and value, whichever is wider.
 `define TRC_INFO_W(fid_w, type_w, val_w) \

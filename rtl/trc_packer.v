@@ -9,6 +9,7 @@
 //   EW     - width of the end-position input: 2^EW > LW - 1 + MAXLEN
 // The formal-only state and invariants are in trc_packer_proof.vh.
 `default_nettype none
+`include "trc_format.vh"
 
 module trc_packer #(
     parameter OUT_W  = 64,
@@ -288,13 +289,6 @@ module trc_packer #(
 `endif
 
 `ifdef TRC_ASSERT
-    // the simulators report a failed check by name; formal tools (yosys
-    // read_verilog -formal, which has no action blocks) take the bare assert
-`ifdef FORMAL
-`define TRC_PACKER_ELSE(msg)
-`else
-`define TRC_PACKER_ELSE(msg) else $error(msg)
-`endif
     reg             past_stall_q;
     reg             sv_ref_q;                 // sv_q by its plain rule
     reg [OUT_W-1:0] past_data_q;
@@ -305,36 +299,35 @@ module trc_packer #(
         sv_ref_q     <= !rst && (o_free ? 1'b0 : e_do || sv_q);
         if (!rst)
             assert (sv_q == sv_ref_q)
-                `TRC_PACKER_ELSE("%m: spare lane flag out of step with its rule");
+                `TRC_ELSE("%m: spare lane flag out of step with its rule");
         past_data_q  <= m_axis_tdata;
         past_keep_q  <= m_axis_tkeep;
         past_last_q  <= m_axis_tlast;
         if (!rst && past_stall_q)
             assert (m_axis_tvalid && m_axis_tdata == past_data_q &&
                     m_axis_tkeep == past_keep_q && m_axis_tlast == past_last_q)
-                `TRC_PACKER_ELSE("%m: m_axis beat changed while stalled");
+                `TRC_ELSE("%m: m_axis beat changed while stalled");
         if (!rst && m_axis_tvalid)
             assert (m_axis_tkeep != {KW{1'b0}} && (m_axis_tlast || &m_axis_tkeep))
-                `TRC_PACKER_ELSE("%m: empty or early-ended word without tlast");
+                `TRC_ELSE("%m: empty or early-ended word without tlast");
         if (!rst && fire)
             assert ((p_q & r_q & ~m_q) == {LW{1'b0}} || tail_q)
-                `TRC_PACKER_ELSE("%m: record overlaps the pending bits (phase out of step)");
+                `TRC_ELSE("%m: record overlaps the pending bits (phase out of step)");
         if (!rst)
             assert (rdy_q == (go && !(tail_q && (flush_q || cpl_q))) &&
                     adv_q == (rdy_q || !v0_q) &&
                     (!v0_q || (cfb_q == (flush_q || cpl_q) && fh_q == (flush_q && hi_q))) &&
                     (!va_q || cfa_q == (flush_a_q || cpl_a_q)))
-                `TRC_PACKER_ELSE("%m: registered readiness out of step with the state");
+                `TRC_ELSE("%m: registered readiness out of step with the state");
         if (!rst)
             assert (pen_q == (fire || (go && tail_q)) && ptm_q == (fire && cpl_q) &&
                     pmr_q == (fire && !cpl_q && !flush_q) &&
                     pkp_q == (fire && !cpl_q && !flush_q && !tail_q))
-                `TRC_PACKER_ELSE("%m: registered p_q selects out of step with the state");
+                `TRC_ELSE("%m: registered p_q selects out of step with the state");
         if (!rst)
             assert (!(sv_q && !m_axis_tvalid))
-                `TRC_PACKER_ELSE("%m: spare lane full with the output register empty");
+                `TRC_ELSE("%m: spare lane full with the output register empty");
     end
-`undef TRC_PACKER_ELSE
 `endif
 
 endmodule

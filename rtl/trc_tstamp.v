@@ -42,6 +42,14 @@ module trc_tstamp #(
     output reg  [NT+INFO_W:0] m_axis_tdata,
     output reg               m_axis_tvalid,
     input  wire              m_axis_tready
+`ifdef FORMAL
+    ,
+    // the counts, for sim/formal/trc_tstamp_prop.v
+    output wire [DT_W-NT-1:0] f_dx,
+    output wire [NT-1:0]     f_dr,
+    output wire [DROP_W-VAL_W-1:0] f_lx,
+    output wire [VAL_W-1:0]  f_lr
+`endif
 );
 
     localparam PW = PRESCALE > 1 ? $clog2(PRESCALE) : 1;
@@ -231,20 +239,27 @@ module trc_tstamp #(
         end
     end
 
+`ifdef FORMAL
+    assign f_dx = dx_q;
+    assign f_dr = dr_q;
+    assign f_lx = lx_q;
+    assign f_lr = lr_q;
+`endif
+
 `ifdef TRC_ASSERT
     // The rests are >= 1 while a whole record waits (so "over" and
     // "lost_big" mean count > MAX), and a record goes out only with room.
     always @(posedge clk) begin
         if (!rst) begin
             assert (!m_axis_tvalid || m_axis_tready)
-                else $error("%m: record written without room");
+                `TRC_ELSE("%m: record written without room");
             assert (ov_q == (dx_q != {XW{1'b0}}) && dm_q == (dr_q == MAXD) &&
                     lb_q == (lx_q != {LX{1'b0}}) && ln_q == (lr_q != {VAL_W{1'b0}}))
-                else $error("%m: a decision flag disagrees with its counter");
+                `TRC_ELSE("%m: a decision flag disagrees with its counter");
             assert (!over || dr_q != {NT{1'b0}})
-                else $error("%m: whole TIME_EXT pending with no rest");
+                `TRC_ELSE("%m: whole TIME_EXT pending with no rest");
             assert (!lost_big || lr_q != {VAL_W{1'b0}})
-                else $error("%m: whole LOST pending with no rest");
+                `TRC_ELSE("%m: whole LOST pending with no rest");
         end
     end
 `endif

@@ -23,7 +23,11 @@
 #       DM_DEPTH; one bank also k-induction depth 3 (the invariants are
 #       written for one bank);
 #   - the cover statements of both (-DCOVER): each reached, within 14 steps
-#     (yosys-smtbmc -c).
+#     (yosys-smtbmc -c);
+#   - trc_tstamp, with -DTRC_ASSERT, at 2-bit whole counts: its tick and
+#     drop counts against ghost counts (ticks minus the deltas written,
+#     drops minus the LOST values written), BMC past both saturations, at
+#     PRESCALE 1 and 2; its covers reached in the same depth.
 # Prints "ok NAME" / "not ok NAME" with the time each took.
 # usage: sim/formal/run.sh [BMC_DEPTH [IND_DEPTH [TRACK_DEPTH [PK_DEPTH [DM_DEPTH [WIDE]]]]]]
 set -u
@@ -136,5 +140,20 @@ for fl in 0 1; do
     echo "not ok formal trc_dictm FLIP=$fl NB=$tag: yosys"; sed 's/^/  /' $f.smt2.log | head
   fi
 done
+done
+# the time-stamper's counts against ghost counts: BMC past both
+# saturations (at PRESCALE 1, 16 steps; at 2, 31), with its own checks
+for pre in 1 2; do
+  P="chparam -set PRESCALE $pre trc_tstamp_prop;"
+  f=$W/ts$pre
+  if smt tstamp "-DTRC_ASSERT" $f.smt2 "" "$P" && smt tstamp "-DTRC_ASSERT -DCOVER" ${f}_cov.smt2 "" "$P"
+  then
+    run "formal trc_tstamp ticks and drops exact until saturation (NT 2, DT_W 4, VAL_W 2, DROP_W 4, PRESCALE $pre): BMC depth $((20 * pre + 10))" \
+      $f.smt2 -t $((20 * pre + 10))
+    run "formal trc_tstamp covers (PRESCALE $pre): both counts saturate, two whole records wait" \
+      ${f}_cov.smt2 -c -t $((20 * pre + 10))
+  else
+    echo "not ok formal trc_tstamp PRESCALE $pre: yosys"; sed 's/^/  /' $f.smt2.log | head
+  fi
 done
 exit 0
