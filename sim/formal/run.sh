@@ -142,7 +142,8 @@ for fl in 0 1; do
 done
 done
 # the time-stamper's counts against ghost counts: BMC past both
-# saturations (at PRESCALE 1, 16 steps; at 2, 31), with its own checks
+# saturations (the covers reach them by step 13 at PRESCALE 1, 25 at 2),
+# with its own checks
 for pre in 1 2; do
   P="chparam -set PRESCALE $pre trc_tstamp_prop;"
   f=$W/ts$pre
