@@ -38,6 +38,14 @@ for x in tests/data/*_t10.txt.xz; do
   { printf '\x00'; build/trc compress $S/$n.txt -; } > $C/calltree/$n
   { printf '\x0b'; build/trc compress --mode stack --frame 50 $S/$n.txt -; } > $C/calltree/$n.sframed
   { printf '\x03'; build/trc compress --mode stack $S/$n.txt -; } > $C/export/$n
+  # several CPUs (a version 3 container, docs/format.md 4.9): the records
+  # dealt to 3 CPUs in runs of 5, so that the CPU switch codes are reached
+  awk '/^#/ { print; next } { printf "%s @%d\n", $0, int(NR / 5) % 3 }' $S/$n.txt > $S/$n.mp.txt
+  build/trc compress --cpus 3 $S/$n.mp.txt $S/$n.mp.trc
+  for c in decode reader calltree export; do
+    { printf '\x00'; cat $S/$n.mp.trc; } > $C/$c/$n.mp
+  done
+  { printf '\x00'; head -40 $S/$n.mp.txt; } > $C/reader/$n.mp.txt
 done
 for x in tests/data/host_*.txt; do
   { printf '\x0f'; cat $x; } > $C/calltree/$(basename $x)

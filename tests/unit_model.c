@@ -522,6 +522,8 @@ static int whole_same_as_bytewise(const trc_params *p, const uint8_t *s,
                          n + 8 - got2, &got, final);
         got2 += got;
         pos += used;
+        if (final && !used && !got)
+            break; /* no progress on the last bytes (dst full): fails below */
         avail = used ? 1 : avail + 1;
         avail = avail < len - pos ? avail : len - pos;
     }
