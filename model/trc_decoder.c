@@ -14,8 +14,10 @@
  * bit reader's position stays in a register there. */
 #if defined(__GNUC__)
 #define TRC_HOT_INLINE inline __attribute__((always_inline))
+#define TRC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define TRC_HOT_INLINE inline
+#define TRC_UNLIKELY(x) (x)
 #endif
 
 /* Bit reader over src[0..len). Reads past the end return zero bits; the
@@ -884,18 +886,20 @@ static TRC_HOT_INLINE size_t stack_run(trc_decoder *d, bitr *r,
             used += su >> 4;
             sym = su & 15u;
         }
-        /* get_delta_of(): the payload */
+        /* get_delta_of(): the payload. EQ and NEAR share one path, NEAR's
+         * step (its direction bit, 1 down) added as a number: which of the
+         * two comes follows no pattern a branch predictor learns. */
         uint64_t x = v << used;
         uint32_t delta;
         unsigned k = sym_kind[sym];
-        if (k == 0) {
-            delta = en.pd;
-        } else if (k == 1) { /* NEAR: its direction bit, 1 down */
-            unsigned down = (unsigned)(x >> 63);
-            if (down ? en.pd == 0 : en.pd >= dmax)
+        if (k < 2u) {
+            unsigned nr = sym == SYM_NEAR;
+            unsigned down = (unsigned)(x >> 63) & nr;
+            if (TRC_UNLIKELY((down & (en.pd == 0u)) |
+                             (nr & (down ^ 1u) & (en.pd >= dmax))))
                 break;
-            delta = down ? en.pd - 1u : en.pd + 1u;
-            used += 1;
+            delta = en.pd + nr - 2u * down;
+            used += nr;
         } else if (!run_payload(k, x, en.kb, sym, nt, &delta, &used)) {
             break;
         }
@@ -1054,19 +1058,21 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
             used += su >> 4;
             sym = su & 15u;
         }
-        /* get_delta_of(): the payload */
+        /* get_delta_of(): the payload. EQ and NEAR share one path, as in
+         * stack_run(); NEAR's direction is its bit, or the phase's. */
         uint64_t x = v << used;
         uint32_t delta;
         unsigned k = sym_kind[sym];
-        if (k == 0) {
-            delta = en.pd;
-        } else if (k == 1) { /* NEAR: the direction bit, or the phase's */
-            unsigned down = split ? (ld == TRC_LD_UP) == (sym == SYM_NEAR)
-                                  : (unsigned)(x >> 63);
-            if (down ? en.pd == 0 : en.pd >= dmax)
+        if (k < 2u) {
+            unsigned nr = (sym == SYM_NEAR) | (sym == SYM_NEARO);
+            unsigned pdown = ((ld == TRC_LD_UP) ^ (sym == SYM_NEAR)) ^ 1u;
+            unsigned bit = (unsigned)(x >> 63);
+            unsigned down = nr & ((pdown & (0u - split)) | (bit & (split - 1u)));
+            if (TRC_UNLIKELY((down & (en.pd == 0u)) |
+                             (nr & (down ^ 1u) & (en.pd >= dmax))))
                 break;
-            delta = down ? en.pd - 1u : en.pd + 1u;
-            used += !split;
+            delta = en.pd + nr - 2u * down;
+            used += nr & (split ^ 1u);
         } else if (!run_payload(k, x, en.kb, sym, nt, &delta, &used)) {
             break;
         }
@@ -1103,7 +1109,7 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
         /* trc_stk_update(): the NEAR phase from the old pd (as in the
          * encoder's run), the entry, the stack */
         uint64_t u = trc_stk_near_u(&en, delta);
-        ld = u == 1u ? ld : u < 3u ? 2u - (unsigned)(u >> 1) : TRC_LD_NONE;
+        ld = trc_stk_ld_next(ld, u);
         trc_stk_run_store(ep, en, key, delta, pred);
         trc_stk_move(ring, SD, &t, &c, &top, key, fw);
         prev = key;

@@ -727,9 +727,9 @@ static TRC_HOT_INLINE size_t stack_run(trc_encoder *e, bitw *wp,
             uint64_t z = k == RUN_ESC ? p->nt - 1u - tb + (d == 0) : 0u;
             pv = z << tb | low;
             pl = tb + (k == RUN_ESC ? NZ : 0u);
-        } else if (k == RUN_NEAR) {
-            pv = d < en.pd;
-            pl = 1;
+        } else { /* none or NEAR's bit, as numbers (trc_stk_symbol()) */
+            pl = k == RUN_NEAR;
+            pv = pl & (d < en.pd);
         }
         rput(w, (uint64_t)(code >> 5) << pl | pv, (code & 31u) + pl);
         rflush(w);
@@ -866,9 +866,9 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
             uint64_t z = k == RUN_ESC ? p->nt - 1u - tb + (d == 0) : 0u;
             pv = z << tb | low;
             pl = tb + (k == RUN_ESC ? NZ : 0u);
-        } else if (k == RUN_NEAR) {
-            pv = d < en.pd;
-            pl = 1;
+        } else { /* none or NEAR's bit, as numbers (trc_stk_symbol()) */
+            pl = k == RUN_NEAR;
+            pv = pl & (d < en.pd);
         }
         uint64_t cv = (uint64_t)(code >> 5) << pl | pv;
         unsigned cn = (code & 31u) + pl;
@@ -885,7 +885,7 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
          * entry (before the puts, so that its fields' registers are free
          * for them) */
         uint64_t u = trc_stk_near_u(&en, d);
-        ld = u == 1u ? ld : u < 3u ? 2u - (unsigned)(u >> 1) : TRC_LD_NONE;
+        ld = trc_stk_ld_next(ld, u);
         trc_stk_run_store(ep, en, key, d, pred);
         rput(w, cv, cn);
         rflush(w);

@@ -21,6 +21,7 @@ enum {
 #define TRC_PD_MAX 4095u /* stored deltas saturate here (12 bits) */
 #define TRC_RANK_MAX 13  /* longest alphabet: 11 symbols + NP + ESC */
 enum { TRC_LD_NONE, TRC_LD_UP, TRC_LD_DOWN }; /* stack mode 2 NEAR phase */
+typedef char trc_sym_eq_is_0[SYM_EQ == 0 ? 1 : -1]; /* trc_stk_symbol() */
 
 static const int8_t trc_sym_j[SYM__COUNT] = {0, 0, 0, 1, -1, 2, -2, 3, -3, 4,
                                              0, 0, 0, 0};
@@ -216,11 +217,15 @@ static inline unsigned trc_stk_symbol(const trc_pentry *e, uint32_t d,
     unsigned j3 = trc_bitlen(d) + 3u - e->kb; /* j + 3, wraps below -3 */
     unsigned len = d && j3 < 8u ? sym_of_j[j3 & 7u] : SYM_ESC;
     uint64_t u = trc_stk_near_u(e, d);
+    if (u >= 3u) /* a branch: a trace keeps mostly to one side */
+        return len;
     /* NEARO, the other direction than the phase's: u = 2 (up) under
      * LD_UP (1), u = 0 (down) under LD_DOWN (2), so u + 2 ld = 4 (no u
-     * below 3 gives 4 with LD_NONE) */
-    unsigned near = u + 2u * ld == 4u ? SYM_NEARO : SYM_NEAR;
-    return u < 3u ? (u == 1u ? SYM_EQ : near) : len;
+     * below 3 gives 4 with LD_NONE). EQ or NEAR as a number (SYM_EQ is
+     * 0): which of the two comes follows no pattern a branch predictor
+     * learns. */
+    unsigned near = SYM_NEAR + (SYM_NEARO - SYM_NEAR) * (unsigned)(u + 2u * ld == 4u);
+    return near & (0u - (unsigned)(u != 1u));
 }
 
 /* The delta prediction fields of an entry after a record with delta d. */
@@ -269,6 +274,20 @@ static inline void trc_stk_run_done(trc_stk *s, const uint32_t *ring,
     s->prev = prev;
 }
 
+/* Stack mode 2's NEAR phase after a record, from u = d - pd + 1 of the old
+ * pd: u = 1 leaves it, u = 0 or 2 gives 2 - u / 2 (LD_DOWN, LD_UP), any
+ * other u LD_NONE. EQ or NEAR against the rest is a branch (a trace keeps
+ * mostly to one side), EQ against NEAR a number: which of the two comes
+ * follows no pattern a branch predictor learns, and a branch the predictor
+ * follows keeps the phase off the next record's critical path. */
+static inline unsigned trc_stk_ld_next(unsigned ld, uint64_t u)
+{
+    if (u >= 3u)
+        return TRC_LD_NONE;
+    unsigned keep = u == 1u;
+    return (ld & (0u - keep)) | ((2u - (unsigned)(u >> 1)) & (keep - 1u));
+}
+
 /* State update after a function record (key, delta d, predicted or not). */
 static inline void trc_stk_update(const trc_params *p, trc_stk *s,
                                   unsigned idx, uint32_t key, uint32_t d,
@@ -276,10 +295,7 @@ static inline void trc_stk_update(const trc_params *p, trc_stk *s,
 {
     trc_pentry *e = &s->tab[idx];
     if (p->mode == TRC_MODE_STACK2) /* NEAR phase, from the old pd */
-        s->ld = d == e->pd                  ? s->ld
-                : d == e->pd + 1u           ? (unsigned)TRC_LD_UP
-                : (uint64_t)d + 1u == e->pd ? (unsigned)TRC_LD_DOWN
-                                            : (unsigned)TRC_LD_NONE;
+        s->ld = trc_stk_ld_next(s->ld, trc_stk_near_u(e, d));
     trc_stk_delta_update(e, d);
     e->h = (uint8_t)(predicted != 0);
     e->key = key;
