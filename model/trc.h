@@ -290,7 +290,9 @@ typedef struct {
     trc_stats st;
 } trc_decoder;
 
-/* Sets the decoder to the reset state. Returns TRC_ERR_PARAM on bad params. */
+/* Sets the decoder to the reset state. Returns TRC_ERR_PARAM on bad params
+ * (or several CPUs: trc_mp_decoder_init), and trc_decode then refuses the
+ * decoder with TRC_ERR_PARAM, reading nothing. */
 trc_error trc_decoder_init(trc_decoder *d, const trc_params *p);
 
 /*
@@ -459,7 +461,8 @@ typedef struct {
                                      and its figures (cpu[k].st) */
 } trc_mp_decoder;
 
-/* Sets *d (large) to the reset state. Returns TRC_ERR_PARAM on bad params. */
+/* Sets *d (large) to the reset state. Returns TRC_ERR_PARAM on bad params,
+ * and trc_mp_decode then refuses the decoder with TRC_ERR_PARAM. */
 trc_error trc_mp_decoder_init(trc_mp_decoder *d, const trc_params *p);
 /*
  * As trc_decode(); dst_cpu[i] (when dst_cpu is not NULL) gets the CPU of

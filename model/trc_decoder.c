@@ -80,9 +80,9 @@ static void reset_dicts(trc_decoder *d)
 
 trc_error trc_decoder_init(trc_decoder *d, const trc_params *p)
 {
+    memset(d, 0, sizeof *d); /* refused: NT stays 0, which trc_decode refuses */
     if (trc_params_check(p) != TRC_OK || p->cpus > 1) /* several: trc_mp.c */
         return TRC_ERR_PARAM;
-    memset(d, 0, sizeof *d);
     d->p = *p;
     d->nz = trc_nz_bits(p->nt);
     d->ureset = 1;
@@ -1243,6 +1243,11 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
                      size_t *src_used, trc_record *dst, size_t cap,
                      size_t *n_out, int final)
 {
+    if (d->p.nt == 0) { /* its init refused the parameters */
+        *src_used = 0;
+        *n_out = 0;
+        return TRC_ERR_PARAM;
+    }
     switch (run_kind(d)) {
     case 1: return decode(d, src, len, src_used, dst, cap, n_out, final, 1);
     case 2: return decode(d, src, len, src_used, dst, cap, n_out, final, 2);

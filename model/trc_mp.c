@@ -165,6 +165,7 @@ trc_error trc_mp_encode_sync(trc_mp_encoder *e, uint8_t *dst, size_t cap,
 
 trc_error trc_mp_decoder_init(trc_mp_decoder *d, const trc_params *p)
 {
+    d->p.nt = 0; /* refused: trc_mp_decode refuses a decoder with NT 0 */
     if (trc_params_check(p) != TRC_OK)
         return TRC_ERR_PARAM;
     trc_params q = one_cpu(p);
@@ -215,6 +216,11 @@ trc_error trc_mp_decode(trc_mp_decoder *d, const uint8_t *src, size_t len,
                         size_t *src_used, trc_record *dst, uint8_t *dst_cpu,
                         size_t cap, size_t *n_out, int final)
 {
+    if (d->p.nt == 0) { /* its init refused the parameters */
+        *src_used = 0;
+        *n_out = 0;
+        return TRC_ERR_PARAM;
+    }
     uint64_t pos = d->bit, end = (uint64_t)len * 8u, first = pos;
     size_t n = 0;
     trc_error err = TRC_OK;

@@ -131,6 +131,16 @@ static void test_params(void)
     check(all_bad, "params_out_of_range_rejected");
     trc_encoder e;
     check(trc_encoder_init(&e, &bad[0]) == TRC_ERR_PARAM, "encoder_rejects_bad_params");
+    /* a decoder whose init refused its parameters refuses every call */
+    static trc_decoder d;
+    static const uint8_t end[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    trc_record out[4];
+    size_t used = 9, got = 9;
+    trc_error ei = trc_decoder_init(&d, &bad[0]);
+    check(ei == TRC_ERR_PARAM &&
+              trc_decode(&d, end, sizeof end, &used, out, 4, &got, 1) == TRC_ERR_PARAM &&
+              used == 0 && got == 0,
+          "decoder_refused_init_refuses_decode");
     check(!strcmp(trc_error_name(TRC_ERR_CORRUPT), "TRC_ERR_CORRUPT") &&
               !strcmp(trc_error_name((trc_error)999), "TRC_ERR_UNKNOWN"),
           "error_names");

@@ -315,6 +315,26 @@ static void test_params_header(void)
     p = mp_params(2);
     trc_encoder e1;
     check(trc_encoder_init(&e1, &p) == TRC_ERR_PARAM, "mp_single_encoder_refuses_cpus");
+    {   /* a decoder whose init refused its parameters refuses every call */
+        static trc_decoder d1;
+        static trc_mp_decoder dm;
+        static const uint8_t s[4] = {0x12, 0x34, 0x56, 0x78};
+        trc_record out[4];
+        uint8_t cpu[4];
+        size_t u1 = 9, n1 = 9, um = 9, nm = 9;
+        trc_params bad = mp_params(2);
+        bad.nt = 15;
+        trc_error e_1 = trc_decoder_init(&d1, &p); /* 2 CPUs: not for it */
+        trc_error e_m = trc_mp_decoder_init(&dm, &bad);
+        check(e_1 == TRC_ERR_PARAM &&
+                  trc_decode(&d1, s, sizeof s, &u1, out, 4, &n1, 1) == TRC_ERR_PARAM &&
+                  u1 == 0 && n1 == 0,
+              "mp_single_decoder_refused_refuses_decode");
+        check(e_m == TRC_ERR_PARAM &&
+                  trc_mp_decode(&dm, s, sizeof s, &um, out, cpu, 4, &nm, 1) == TRC_ERR_PARAM &&
+                  um == 0 && nm == 0,
+              "mp_decoder_refused_refuses_decode");
+    }
 
     uint8_t h[TRC_HEADER_BYTES];
     trc_params q;
