@@ -69,21 +69,14 @@ module trc_core #(
                          "trc_core: DROP_W must be VAL_W+1..64")
     endgenerate
 
-    // The time-stamper's own records go through the FIFO without their
-    // fixed fields, filled in after it (trc_tstamp_fill): fewer LUTs than
-    // the select in the time-stamper, except beside the lean encoder, whose
-    // field select takes that one in (reports/mp.md, "Fixed fields")
-    localparam FILL = LEAN == 0 ? 1 : 0;
-    localparam FW   = REC_W + FILL;     // a FIFO word: {tag if FILL, record}
-    wire [REC_W-1:0] ts_rec, fi_rec;
-    wire [FW-1:0]    ts_word, fi_word;
-    wire             ts_tag;            // the time-stamper's own record
+    wire [REC_W-1:0] ts_rec, fi_rec, fi_part;
     wire             unused_busy, unused_due;
+    wire             ts_tag, fi_tag;    // the time-stamper's own record
     wire             ts_valid, ts_ready, fi_valid, fi_ready;
 
     trc_tstamp #(
         .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
-        .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W), .FILL(FILL)
+        .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W)
     ) u_tstamp (
         .clk(clk), .rst(rst),
         .ev_valid(ev_valid), .ev_os(ev_os), .ev_info(ev_info), .flush(flush),
@@ -94,37 +87,29 @@ module trc_core #(
     );
 
     generate
-        if (FILL) begin : g_tag
-            wire fi_tag = fi_word[FW-1];
-            assign ts_word = {ts_tag, ts_rec};
-            trc_tstamp_fill #(.NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W)) u_fill (
-                .tag(fi_tag), .s_rec(fi_word[REC_W-1:0]), .m_rec(fi_rec)
-            );
-        end else begin : g_whole
-            wire unused_tag = ts_tag;
-            assign ts_word = ts_rec;
-            assign fi_rec  = fi_word;
-        end
         if (FIFO_AW > 0) begin : g_fifo
             wire unused_afull;
-            trc_fifo #(.W(FW), .AW(FIFO_AW)) u_fifo (
+            trc_fifo #(.W(REC_W + 1), .AW(FIFO_AW)) u_fifo (
                 .clk(clk), .rst(rst),
-                .s_axis_tdata(ts_word), .s_axis_tvalid(ts_valid),
+                .s_axis_tdata({ts_tag, ts_rec}), .s_axis_tvalid(ts_valid),
                 .s_axis_tready(ts_ready), .s_afull(unused_afull),
-                .m_axis_tdata(fi_word), .m_axis_tvalid(fi_valid),
+                .m_axis_tdata({fi_tag, fi_part}), .m_axis_tvalid(fi_valid),
                 .m_axis_tready(fi_ready)
             );
         end else begin : g_reg
             // one record: it takes a record only when empty, so its room
             // is a flop and it has no multiplexer
-            reg [FW-1:0] r_q;
-            reg          v_q;
+            reg [REC_W-1:0] r_q;
+            reg             t_q, v_q;
             assign ts_ready = !v_q;
-            assign fi_word  = r_q;
+            assign fi_part  = r_q;
+            assign fi_tag   = t_q;
             assign fi_valid = v_q;
             always @(posedge clk) begin
-                if (!v_q)
-                    r_q <= ts_word;
+                if (!v_q) begin
+                    r_q <= ts_rec;
+                    t_q <= ts_tag;
+                end
                 if (rst)
                     v_q <= 1'b0;
                 else
@@ -132,6 +117,10 @@ module trc_core #(
             end
         end
     endgenerate
+
+    trc_tstamp_fill #(.NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W)) u_fill (
+        .tag(fi_tag), .s_rec(fi_part), .m_rec(fi_rec)
+    );
 
     trc_enc #(
         .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),

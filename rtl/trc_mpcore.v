@@ -308,7 +308,7 @@ module trc_mpcore #(
             wire             t_lost  = (put[g] && normal[g]) || lost_req[g];
             trc_tstamp #(
                 .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
-                .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W), .FILL(1)
+                .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W)
             ) u_tstamp (
                 .clk(clk), .rst(rst_c),
                 .ev_valid(t_valid), .ev_os(t_os), .ev_info(t_info),

@@ -1,5 +1,5 @@
 // trc_tstamp_prop: formal harness for trc_tstamp, its records made whole by
-// trc_tstamp_fill (which leaves whole records as they are, FILL 0) (yosys read_verilog -formal, yosys-smtbmc), at widths
+// trc_tstamp_fill (yosys read_verilog -formal, yosys-smtbmc), at widths
 // small enough that both counts saturate within a short BMC (NT 2, DT_W 4:
 // 2 whole-record bits; VAL_W 2, DROP_W 4). The environment drives events
 // (of any type, the reserved ones too), drops, flushes and the FIFO's room
@@ -26,8 +26,7 @@ module trc_tstamp_prop #(
     parameter INFO_W   = 5,
     parameter PRESCALE = 1,
     parameter DT_W     = 4,
-    parameter DROP_W   = 4,
-    parameter FILL     = 1
+    parameter DROP_W   = 4
 ) (
     input wire              clk,
     input wire              rst,
@@ -59,7 +58,7 @@ module trc_tstamp_prop #(
     wire              rec_valid, rec_tag;
     trc_tstamp #(
         .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
-        .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W), .FILL(FILL)
+        .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W)
     ) dut (
         .clk(clk), .rst(rst),
         .ev_valid(ev_valid), .ev_os(ev_os), .ev_info(ev_info), .flush(flush),
