@@ -69,9 +69,8 @@ module trc_core #(
                          "trc_core: DROP_W must be VAL_W+1..64")
     endgenerate
 
-    wire [REC_W-1:0] ts_rec, fi_rec, fi_part;
+    wire [REC_W-1:0] ts_rec, fi_rec;
     wire             unused_busy, unused_due;
-    wire             ts_tag, fi_tag;    // the time-stamper's own record
     wire             ts_valid, ts_ready, fi_valid, fi_ready;
 
     trc_tstamp #(
@@ -82,34 +81,27 @@ module trc_core #(
         .ev_valid(ev_valid), .ev_os(ev_os), .ev_info(ev_info), .flush(flush),
         .ev_first(1'b0), .ev_lost(1'b0), .busy(unused_busy), .due(unused_due),
         .drop(drop),
-        .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tuser(ts_tag),
-        .m_axis_tready(ts_ready)
+        .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tready(ts_ready)
     );
 
     generate
         if (FIFO_AW > 0) begin : g_fifo
-            wire unused_afull;
-            trc_fifo #(.W(REC_W + 1), .AW(FIFO_AW)) u_fifo (
+            trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
                 .clk(clk), .rst(rst),
-                .s_axis_tdata({ts_tag, ts_rec}), .s_axis_tvalid(ts_valid),
-                .s_axis_tready(ts_ready), .s_afull(unused_afull),
-                .m_axis_tdata({fi_tag, fi_part}), .m_axis_tvalid(fi_valid),
-                .m_axis_tready(fi_ready)
+                .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_ready),
+                .m_axis_tdata(fi_rec), .m_axis_tvalid(fi_valid), .m_axis_tready(fi_ready)
             );
         end else begin : g_reg
             // one record: it takes a record only when empty, so its room
             // is a flop and it has no multiplexer
             reg [REC_W-1:0] r_q;
-            reg             t_q, v_q;
+            reg             v_q;
             assign ts_ready = !v_q;
-            assign fi_part  = r_q;
-            assign fi_tag   = t_q;
+            assign fi_rec   = r_q;
             assign fi_valid = v_q;
             always @(posedge clk) begin
-                if (!v_q) begin
+                if (!v_q)
                     r_q <= ts_rec;
-                    t_q <= ts_tag;
-                end
                 if (rst)
                     v_q <= 1'b0;
                 else
@@ -117,10 +109,6 @@ module trc_core #(
             end
         end
     endgenerate
-
-    trc_tstamp_fill #(.NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W)) u_fill (
-        .tag(fi_tag), .s_rec(fi_part), .m_rec(fi_rec)
-    );
 
     trc_enc #(
         .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),

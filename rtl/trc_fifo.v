@@ -25,7 +25,6 @@ module trc_fifo #(
     input  wire [W-1:0] s_axis_tdata,
     input  wire         s_axis_tvalid,
     output wire         s_axis_tready,
-    output wire         s_afull,    // one entry free (a compare of the pointers)
     // ---- out
     output wire [W-1:0] m_axis_tdata,
     output wire         m_axis_tvalid,
@@ -59,7 +58,6 @@ module trc_fifo #(
     wire        rd    = m_axis_tvalid && m_axis_tready;
 
     assign s_axis_tready = !full;
-    assign s_afull       = afull;
     assign m_axis_tvalid = !empty;
     assign m_axis_tdata  = out_q;
 

@@ -1,9 +1,8 @@
 // trc_mpenc: the trc stream encoder for several CPUs (docs/format.md 4.9).
-// Raw records of NCPU CPUs in, one AXI-Stream per CPU (tuser: a record of
-// the time-stamper, made whole after the arbiter by trc_tstamp_fill); an
-// arbiter takes one record per clock into a single coder whose dictionaries
-// are banked by CPU, which writes a CPU switch code before a record of
-// another CPU than the last one's; one compressed byte stream out, as trc_enc's. Ports, the
+// Raw records of NCPU CPUs in, one AXI-Stream per CPU; an arbiter takes one
+// record per clock into a single coder whose dictionaries are banked by CPU,
+// which writes a CPU switch code before a record of another CPU than the
+// last one's; one compressed byte stream out, as trc_enc's. Ports, the
 // arbitration rule and timing: docs/rtl.md. Paper mode only.
 // Parameters:
 //   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W - as in trc_enc
@@ -33,8 +32,6 @@ module trc_mpenc #(
     // ---- raw records in, CPU k on [k*(1+NT+INFO_W) +: 1+NT+INFO_W]:
     // {os, delta[NT-1:0], info[INFO_W-1:0]}, as trc_enc's s_axis
     input  wire [NCPU*(1+NT+INFO_W)-1:0] s_axis_tdata,
-    input  wire [NCPU-1:0]              s_axis_tuser,  // a time-stamper's own
-                                                       // record (trc_tstamp_fill)
     input  wire [NCPU-1:0]              s_axis_tvalid,
     output wire [NCPU-1:0]              s_axis_tready,
     // ---- compressed stream out
@@ -142,10 +139,7 @@ module trc_mpenc #(
     // (a kept net, so that ABC does not merge the arbiter into the select
     // of each record bit: fewer LUTs on ECP5)
     (* keep *) wire [CW-1:0] gsel_k = gsel;
-    wire [REC_W-1:0] arb_rec;
-    trc_tstamp_fill #(.NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W)) u_fill (
-        .tag(s_axis_tuser[gsel_k]), .s_rec(recs[gsel_k]), .m_rec(arb_rec)
-    );
+    wire [REC_W-1:0] arb_rec = recs[gsel_k];
     assign s_axis_tready = grant & {NCPU{arb_ready}};
 
     always @(posedge clk) begin

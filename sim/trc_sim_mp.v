@@ -74,7 +74,7 @@ module trc_sim_mp #(
     assign tap_rec   = u_core.u_enc.arb_rec;
     assign bc_put    = u_core.put;
     assign bc_info   = u_core.b_info;
-    assign occ0      = u_core.g_cpu[0].u_fifo.used;
+    assign occ0      = u_core.g_cpu[0].occ_q;
 
     // due_case: the broadcast is pending and does not go now, every CPU of
     // its mask can write it now, none has an event of its own next clock (or
