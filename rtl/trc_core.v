@@ -69,27 +69,36 @@ module trc_core #(
                          "trc_core: DROP_W must be VAL_W+1..64")
     endgenerate
 
+    // The time-stamper writes whole records (FILL 0): with the fill after
+    // the FIFO (trc_tstamp_fill) trc_core took fewer LUTs, but its ECP5
+    // Fmax fell by an eighth (reports/mp.md, "The fill after the input
+    // register"); trc_mpenc, where one fill serves every CPU, uses it.
     wire [REC_W-1:0] ts_rec, fi_rec;
+    wire             unused_tag;
     wire             unused_busy, unused_due;
     wire             ts_valid, ts_ready, fi_valid, fi_ready;
 
     trc_tstamp #(
         .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
-        .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W)
+        .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W), .FILL(0)
     ) u_tstamp (
         .clk(clk), .rst(rst),
         .ev_valid(ev_valid), .ev_os(ev_os), .ev_info(ev_info), .flush(flush),
         .ev_first(1'b0), .ev_lost(1'b0), .busy(unused_busy), .due(unused_due),
         .drop(drop),
-        .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tready(ts_ready)
+        .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tuser(unused_tag),
+        .m_axis_tready(ts_ready)
     );
 
     generate
         if (FIFO_AW > 0) begin : g_fifo
+            wire unused_afull;
             trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
                 .clk(clk), .rst(rst),
-                .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_ready),
-                .m_axis_tdata(fi_rec), .m_axis_tvalid(fi_valid), .m_axis_tready(fi_ready)
+                .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid),
+                .s_axis_tready(ts_ready), .s_afull(unused_afull),
+                .m_axis_tdata(fi_rec), .m_axis_tvalid(fi_valid),
+                .m_axis_tready(fi_ready)
             );
         end else begin : g_reg
             // one record: it takes a record only when empty, so its room

@@ -76,6 +76,7 @@ module trc_mpcore #(
 );
 
     localparam REC_W = 1 + NT + INFO_W;
+    localparam TRW   = REC_W + 1;           // a FIFO word: {tag, record}
     localparam CW    = NCPU > 1 ? $clog2(NCPU) : 1;
     localparam integer MT_I = MARK_TYPE;
     localparam integer CT_I = CTL_TYPE;
@@ -281,32 +282,24 @@ module trc_mpcore #(
     assign tracing = en_q;
 
     // ---- per CPU: time-stamper and FIFO
-    localparam [FIFO_AW:0] LAST1 = (1 << FIFO_AW) - 1;   // one entry free
     wire [NCPU*REC_W-1:0] fi_rec;
-    wire [NCPU-1:0]       fi_valid, fi_ready;
+    wire [NCPU-1:0]       fi_tag, fi_valid, fi_ready;
     genvar g;
     generate
         for (g = 0; g < NCPU; g = g + 1) begin : g_cpu
             wire [REC_W-1:0] ts_rec;
+            wire             ts_tag;
             wire             ts_valid, ts_rdy, ts_busy, ts_due;
-            // the FIFO's occupancy, counted from its handshakes, and the room
-            // the time-stamper sees: not the last entry while a broadcast for
-            // this CPU waits, unless it is the broadcast's clock
-            reg  [FIFO_AW:0] occ_q;
+            // the room the time-stamper sees: not the last entry while a
+            // broadcast for this CPU waits, unless it is the broadcast's clock
+            wire             fi_afull;
             wire             fi_room = ts_rdy;
-            wire             keep1   = bv_q && bmask_q[g] && occ_q == LAST1 && !put[g];
+            wire             keep1   = bv_q && bmask_q[g] && fi_afull && !put[g];
             wire             t_room  = fi_room && !keep1;
             assign bc_ok[g] = fi_room && !ts_busy;
             // while the broadcast waits, keep1 holds the room, and no
             // TIME_EXT becomes pending unless one falls due now
             assign bc_nx[g] = bc_ok[g] && !ts_due;
-            always @(posedge clk) begin
-                if (rst_c)
-                    occ_q <= {(FIFO_AW + 1){1'b0}};
-                else
-                    occ_q <= occ_q + {{FIFO_AW{1'b0}}, ts_valid}
-                                   - {{FIFO_AW{1'b0}}, fi_valid[g] && fi_ready[g]};
-            end
             wire             t_valid = put[g] || normal[g];
             wire             t_os    = put[g] || os_q[g];
             wire [INFO_W-1:0] t_info = put[g] ? b_info : info_q[g*INFO_W +: INFO_W];
@@ -315,18 +308,20 @@ module trc_mpcore #(
             wire             t_lost  = (put[g] && normal[g]) || lost_req[g];
             trc_tstamp #(
                 .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
-                .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W)
+                .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W), .FILL(1)
             ) u_tstamp (
                 .clk(clk), .rst(rst_c),
                 .ev_valid(t_valid), .ev_os(t_os), .ev_info(t_info),
                 .flush(flush_q || fl_q[g]), .ev_first(put[g]), .ev_lost(t_lost),
                 .busy(ts_busy), .due(ts_due), .drop(drop[g]),
-                .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tready(t_room)
+                .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tuser(ts_tag),
+                .m_axis_tready(t_room)
             );
-            trc_fifo #(.W(REC_W), .AW(FIFO_AW)) u_fifo (
+            trc_fifo #(.W(TRW), .AW(FIFO_AW)) u_fifo (
                 .clk(clk), .rst(rst_c),
-                .s_axis_tdata(ts_rec), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_rdy),
-                .m_axis_tdata(fi_rec[g*REC_W +: REC_W]), .m_axis_tvalid(fi_valid[g]),
+                .s_axis_tdata({ts_tag, ts_rec}), .s_axis_tvalid(ts_valid), .s_axis_tready(ts_rdy),
+                .s_afull(fi_afull),
+                .m_axis_tdata({fi_tag[g], fi_rec[g*REC_W +: REC_W]}), .m_axis_tvalid(fi_valid[g]),
                 .m_axis_tready(fi_ready[g])
             );
         end
@@ -338,7 +333,8 @@ module trc_mpcore #(
         .NCPU(NCPU), .BURST(BURST)
     ) u_enc (
         .clk(clk), .rst(rst_c),
-        .s_axis_tdata(fi_rec), .s_axis_tvalid(fi_valid), .s_axis_tready(fi_ready),
+        .s_axis_tdata(fi_rec), .s_axis_tuser(fi_tag), .s_axis_tvalid(fi_valid),
+        .s_axis_tready(fi_ready),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
         .m_axis_tlast(m_axis_tlast), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready)

@@ -1,8 +1,9 @@
 // trc_mpenc: the trc stream encoder for several CPUs (docs/format.md 4.9).
-// Raw records of NCPU CPUs in, one AXI-Stream per CPU; an arbiter takes one
-// record per clock into a single coder whose dictionaries are banked by CPU,
-// which writes a CPU switch code before a record of another CPU than the
-// last one's; one compressed byte stream out, as trc_enc's. Ports, the
+// Raw records of NCPU CPUs in, one AXI-Stream per CPU (tuser: a record of
+// the time-stamper, made whole by trc_tstamp_fill after the input register); an
+// arbiter takes one record per clock into a single coder whose dictionaries
+// are banked by CPU, which writes a CPU switch code before a record of
+// another CPU than the last one's; one compressed byte stream out, as trc_enc's. Ports, the
 // arbitration rule and timing: docs/rtl.md. Paper mode only.
 // Parameters:
 //   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W - as in trc_enc
@@ -32,6 +33,8 @@ module trc_mpenc #(
     // ---- raw records in, CPU k on [k*(1+NT+INFO_W) +: 1+NT+INFO_W]:
     // {os, delta[NT-1:0], info[INFO_W-1:0]}, as trc_enc's s_axis
     input  wire [NCPU*(1+NT+INFO_W)-1:0] s_axis_tdata,
+    input  wire [NCPU-1:0]              s_axis_tuser,  // a time-stamper's own
+                                                       // record (trc_tstamp_fill)
     input  wire [NCPU-1:0]              s_axis_tvalid,
     output wire [NCPU-1:0]              s_axis_tready,
     // ---- compressed stream out
@@ -139,7 +142,7 @@ module trc_mpenc #(
     // (a kept net, so that ABC does not merge the arbiter into the select
     // of each record bit: fewer LUTs on ECP5)
     (* keep *) wire [CW-1:0] gsel_k = gsel;
-    wire [REC_W-1:0] arb_rec = recs[gsel_k];
+    wire [REC_W:0] arb_rec = {s_axis_tuser[gsel_k], recs[gsel_k]};  // {tag, record}
     assign s_axis_tready = grant & {NCPU{arb_ready}};
 
     always @(posedge clk) begin
@@ -166,26 +169,33 @@ module trc_mpenc #(
         end
     end
 
-    // ---- input register slice: {cpu, record}
+    // ---- input register slice: {cpu, tag, record}; the record made whole
+    // after it (trc_tstamp_fill), beside the coder's bank reads, not on the
+    // arbiter's path
+    wire [CPW+REC_W:0]   in_beat;
     wire [CPW+REC_W-1:0] in_rec;
     wire                 in_valid, in_ready;
     generate
         if (NCPU > 1) begin : g_tag
-            trc_skid #(.W(CPW + REC_W)) u_skid (
+            trc_skid #(.W(CPW + REC_W + 1)) u_skid (
                 .clk(clk), .rst(rst),
                 .s_axis_tdata({gsel, arb_rec}), .s_axis_tvalid(arb_valid),
                 .s_axis_tready(arb_ready),
-                .m_axis_tdata(in_rec), .m_axis_tvalid(in_valid), .m_axis_tready(in_ready)
+                .m_axis_tdata(in_beat), .m_axis_tvalid(in_valid), .m_axis_tready(in_ready)
             );
+            assign in_rec[CPW+REC_W-1:REC_W] = in_beat[CPW+REC_W:REC_W+1];
         end else begin : g_one
-            trc_skid #(.W(REC_W)) u_skid (
+            trc_skid #(.W(REC_W + 1)) u_skid (
                 .clk(clk), .rst(rst),
                 .s_axis_tdata(arb_rec), .s_axis_tvalid(arb_valid), .s_axis_tready(arb_ready),
-                .m_axis_tdata(in_rec), .m_axis_tvalid(in_valid), .m_axis_tready(in_ready)
+                .m_axis_tdata(in_beat), .m_axis_tvalid(in_valid), .m_axis_tready(in_ready)
             );
             wire unused_one = &{1'b0, gsel, left_q, run_q, keep, hsel_q};
         end
     endgenerate
+    trc_tstamp_fill #(.NT(NT), .VAL_W(VAL_W), .INFO_W(INFO_W)) u_fill (
+        .tag(in_beat[REC_W]), .s_rec(in_beat[REC_W-1:0]), .m_rec(in_rec[REC_W-1:0])
+    );
 
     // ---- coder (dictionaries banked by CPU) and packer
     wire [MAXLEN-1:0] cd_bits;

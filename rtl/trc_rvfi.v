@@ -158,7 +158,7 @@ module trc_rvfi #(
     // While a gap is pending, nothing is queued: the GAP record then comes
     // exactly where the events it counts were lost.
     reg  [VAL_W-1:0] gap_q, gap_d;
-    wire             q_ready, q_valid;
+    wire             q_ready, q_valid, unused_q_afull;
     wire [ACT_W-1:0] q_act;
     reg              q_take;
     wire             q_in = act_v && q_ready && gap_q == {VAL_W{1'b0}};
@@ -168,6 +168,7 @@ module trc_rvfi #(
     trc_fifo #(.W(ACT_W), .AW(QAW)) u_queue (
         .clk(clk), .rst(rst),
         .s_axis_tdata(act), .s_axis_tvalid(q_in), .s_axis_tready(q_ready),
+        .s_afull(unused_q_afull),
         .m_axis_tdata(q_act), .m_axis_tvalid(q_valid), .m_axis_tready(q_take)
     );
 

@@ -4,16 +4,21 @@
 // LOST (the count of events dropped on a full FIFO) as soon as there is room
 // (several LOST records when the count exceeds 2^VAL_W-1),
 // and END on flush. Absolute time stays exact: waiting records keep their
-// ticks in a DT_W-bit counter (docs/rtl.md). For trc_mpcore's markers and
-// control records: an event with ev_first goes before a LOST that waits
-// (it is written whenever there is room and no TIME_EXT waits, which busy
-// says), and ev_lost counts an event lost before this port (one whose clock
-// a marker took) in the next LOST record, as a dropped one.
+// ticks in a DT_W-bit counter (docs/rtl.md). With FILL, the records it
+// makes itself leave out their fixed fields, for trc_tstamp_fill to put
+// back. For trc_mpcore's markers and control records: an event with
+// ev_first goes before a LOST that waits (it is written whenever there is
+// room and no TIME_EXT waits, which busy says), and ev_lost counts an event
+// lost before this port (one whose clock a marker took) in the next LOST
+// record, as a dropped one.
 // Parameters:
 //   NT, TYPE_W, VAL_W, INFO_W - format widths (INFO_W as in trc_enc)
 //   PRESCALE                  - clock cycles per tick, >= 1
 //   DT_W                      - ticks counter width, > NT
 //   DROP_W                    - dropped events counter width, > VAL_W
+//   FILL                      - 1: the records made here leave out their
+//                               fixed fields, for trc_tstamp_fill (in
+//                               trc_mpenc); 0: whole records (trc_core)
 `default_nettype none
 `include "trc_format.vh"
 
@@ -24,7 +29,8 @@ module trc_tstamp #(
     parameter INFO_W   = 23,
     parameter PRESCALE = 1,
     parameter DT_W     = 48,
-    parameter DROP_W   = 48
+    parameter DROP_W   = 48,
+    parameter FILL     = 0
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -41,6 +47,7 @@ module trc_tstamp #(
     // ---- records to the FIFO
     output reg  [NT+INFO_W:0] m_axis_tdata,
     output reg               m_axis_tvalid,
+    output wire              m_axis_tuser,  // a record made here, not an event
     input  wire              m_axis_tready
 `ifdef FORMAL
     ,
@@ -136,6 +143,7 @@ module trc_tstamp #(
     wire wr_lost = room && !over && lost_nz && !first;
     wire wr_ev   = room && !over && (!lost_nz || first) && ev_valid;
     assign busy  = over;
+    assign m_axis_tuser = !wr_ev;
     // (over next clock needs a tick at the rest's MAX, or over now)
     assign due   = tick && dr_max;
     wire wr_end  = room && !over && !lost_nz && !ev_valid && fl_q;
@@ -145,16 +153,26 @@ module trc_tstamp #(
     always @* begin
         pre_d         = tick ? {PW{1'b0}} : pre_q + 1'b1;
         m_axis_tvalid = wr_ext || wr_lost || wr_ev || wr_end || wr_max;
-        // (over is 0 unless wr_ext: a record's delta is the rest, dr_q)
-        m_axis_tdata  = {1'b1, dr_q, os_info(T_EXT, {VAL_W{1'b0}})};
-        if (wr_ext)
-            m_axis_tdata = {1'b1, MAXD, os_info(T_EXT, {VAL_W{1'b0}})};
-        else if (wr_lost)
-            m_axis_tdata = {1'b1, dr_q, os_info(T_LOST, lost_out)};
-        else if (wr_ev)
-            m_axis_tdata = {ev_os, dr_q, ev_info};
-        else if (wr_end)
-            m_axis_tdata = {1'b1, dr_q, os_info(T_END, {VAL_W{1'b0}})};
+        if (FILL != 0) begin
+            // a record made here (m_axis_tuser) leaves out its fixed
+            // fields, a TIME_EXT's delta (MAXD) and the zero value of
+            // TIME_EXT and END: only the type is chosen
+            m_axis_tdata = {1'b1, dr_q, os_info(wr_lost ? T_LOST : wr_end ? T_END : T_EXT,
+                                                lost_out)};
+            if (wr_ev)
+                m_axis_tdata = {ev_os, dr_q, ev_info};
+        end else begin
+            // (over is 0 unless wr_ext: a record's delta is the rest, dr_q)
+            m_axis_tdata = {1'b1, dr_q, os_info(T_EXT, {VAL_W{1'b0}})};
+            if (wr_ext)
+                m_axis_tdata = {1'b1, MAXD, os_info(T_EXT, {VAL_W{1'b0}})};
+            else if (wr_lost)
+                m_axis_tdata = {1'b1, dr_q, os_info(T_LOST, lost_out)};
+            else if (wr_ev)
+                m_axis_tdata = {ev_os, dr_q, ev_info};
+            else if (wr_end)
+                m_axis_tdata = {1'b1, dr_q, os_info(T_END, {VAL_W{1'b0}})};
+        end
         drop = (ev_valid && !wr_ev) || ev_lost;
 
         // Ticks: a record restarts the count, a waiting TIME_EXT takes a
@@ -253,6 +271,11 @@ module trc_tstamp #(
         if (!rst) begin
             assert (!m_axis_tvalid || m_axis_tready)
                 `TRC_ELSE("%m: record written without room");
+            // (trc_tstamp_fill tells its records apart by two type bits)
+            assert (!m_axis_tvalid || !m_axis_tuser ||
+                    (m_axis_tdata[NT+INFO_W] && (m_axis_tdata[VAL_W +: TYPE_W] == T_EXT ||
+                     m_axis_tdata[VAL_W +: TYPE_W] == T_END || m_axis_tdata[VAL_W +: TYPE_W] == T_LOST)))
+                `TRC_ELSE("%m: a record made here is not a TIME_EXT, END or LOST");
             assert (ov_q == (dx_q != {XW{1'b0}}) && dm_q == (dr_q == MAXD) &&
                     lb_q == (lx_q != {LX{1'b0}}) && ln_q == (lr_q != {VAL_W{1'b0}}))
                 `TRC_ELSE("%m: a decision flag disagrees with its counter");

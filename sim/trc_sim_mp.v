@@ -69,12 +69,20 @@ module trc_sim_mp #(
         .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready)
     );
 
-    assign tap_valid = u_core.u_enc.arb_fire;
-    assign tap_cpu   = {{(8 - (NCPU > 1 ? $clog2(NCPU) : 1)){1'b0}}, u_core.u_enc.gsel};
-    assign tap_rec   = u_core.u_enc.arb_rec;
+    // the coder's input: the record taken, made whole, and its CPU
+    assign tap_valid = u_core.u_enc.in_valid && u_core.u_enc.in_ready;
+    assign tap_rec   = u_core.u_enc.in_rec[REC_W-1:0];
+    generate
+        if (NCPU > 1) begin : g_tap_cpu
+            localparam CPW = $clog2(NCPU);
+            assign tap_cpu = {{(8 - CPW){1'b0}}, u_core.u_enc.in_rec[REC_W +: CPW]};
+        end else begin : g_tap_one
+            assign tap_cpu = 8'd0;
+        end
+    endgenerate
     assign bc_put    = u_core.put;
     assign bc_info   = u_core.b_info;
-    assign occ0      = u_core.g_cpu[0].occ_q;
+    assign occ0      = u_core.g_cpu[0].u_fifo.used;
 
     // due_case: the broadcast is pending and does not go now, every CPU of
     // its mask can write it now, none has an event of its own next clock (or

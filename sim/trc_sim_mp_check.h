@@ -132,7 +132,7 @@ struct MpRecord {
         return 0;
     }
 
-    // The record the arbiter hands to the coder (when valid): the model
+    // The record entering the coder (when valid): the model
     // encodes it. measured: a clock of a saturation, FIFOs filled.
     int take_record(bool valid, unsigned cpu, const trc_record &r, bool measured)
     {
@@ -141,7 +141,7 @@ struct MpRecord {
             size_t len;
             if (cpu >= NCPU ||
                 trc_mp_encode_raw(model_.get(), cpu, &r, buf, sizeof buf, &len) != TRC_OK) {
-                printf("BAD RECORD from the arbiter at cycle %llu (CPU %u)\n",
+                printf("BAD RECORD into the coder at cycle %llu (CPU %u)\n",
                        (unsigned long long)cycle_, cpu);
                 return 1;
             }

@@ -231,9 +231,10 @@ module trc_mpsoc #(
 
     assign ev_valid  = ev_v;
     assign ev_data   = ev;
-    assign tap_valid = u_trc.u_enc.arb_fire;
-    assign tap_cpu   = {{(8 - $clog2(NCPU)){1'b0}}, u_trc.u_enc.gsel};
-    assign tap_rec   = u_trc.u_enc.arb_rec;
+    // the coder's input: the record taken, made whole, and its CPU
+    assign tap_valid = u_trc.u_enc.in_valid && u_trc.u_enc.in_ready;
+    assign tap_cpu   = {{(8 - $clog2(NCPU)){1'b0}}, u_trc.u_enc.in_rec[47 +: $clog2(NCPU)]};
+    assign tap_rec   = u_trc.u_enc.in_rec[46:0];
     assign bc_put    = u_trc.put;
     assign bc_info   = u_trc.b_info;
 

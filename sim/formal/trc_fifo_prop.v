@@ -22,13 +22,13 @@ module trc_fifo_prop #(
 );
     localparam [AW+1:0] DEPTH = 1 << AW;
     wire [W-1:0] m_axis_tdata;
-    wire         m_axis_tvalid, s_axis_tready;
+    wire         m_axis_tvalid, s_axis_tready, s_afull;
     wire [AW:0]  f_used, f_vis;
 
     trc_fifo #(.W(W), .AW(AW)) dut (
         .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
-        .s_axis_tready(s_axis_tready),
+        .s_axis_tready(s_axis_tready), .s_afull(s_afull),
         .m_axis_tdata(m_axis_tdata), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready), .f_used(f_used), .f_vis(f_vis)
     );
@@ -95,6 +95,7 @@ module trc_fifo_prop #(
             assert (cnt_q <= DEPTH);
             assert (m_axis_tvalid == (vis_q != 0));
             assert (s_axis_tready == (cnt_q != DEPTH));
+            assert (s_afull == (cnt_q == DEPTH - 1));
             // the pointers agree with the handshakes (makes it inductive)
             assert (f_used == cnt_q[AW:0]);
             assert (vis_q <= cnt_q && f_vis == vis_q[AW:0]);

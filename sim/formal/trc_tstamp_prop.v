@@ -1,16 +1,18 @@
-// trc_tstamp_prop: formal harness for trc_tstamp (yosys read_verilog -formal,
-// yosys-smtbmc), at widths small enough that both counts saturate within a
-// short BMC (NT 2, DT_W 4: 2 whole-record bits; VAL_W 2, DROP_W 4). The
-// environment drives events, drops, flushes and the FIFO's room freely; an
-// ev_first event comes, as from trc_mpcore, only with room and no TIME_EXT
-// waiting. Checked against ghost counts that know nothing of the module's
-// form (whole records and a rest):
+// trc_tstamp_prop: formal harness for trc_tstamp, its records made whole by
+// trc_tstamp_fill (which leaves whole records as they are, FILL 0) (yosys read_verilog -formal, yosys-smtbmc), at widths
+// small enough that both counts saturate within a short BMC (NT 2, DT_W 4:
+// 2 whole-record bits; VAL_W 2, DROP_W 4). The environment drives events
+// (of any type, the reserved ones too), drops, flushes and the FIFO's room
+// freely; an ev_first event comes, as from trc_mpcore, only with room and no
+// TIME_EXT waiting. Checked against ghost counts that know nothing of the
+// module's form (whole records and a rest):
 //   - ticks: the ticks since reset minus the deltas of every record written
 //     equal the count the module holds, until that count saturates, and
 //     then the count stays at its largest;
 //   - drops: the events dropped (and ev_lost) minus the values of every LOST
-//     written equal the count the module holds, until it saturates;
-//   - a record is written only with room; a TIME_EXT carries delta MAXD.
+//     the module wrote equal the count the module holds, until it saturates;
+//   - a record is written only with room; its own TIME_EXT carries delta
+//     MAXD, its TIME_EXT or END value 0; an event keeps its kind and info.
 // The module's own checks (-DTRC_ASSERT) are proven too. Covers (-DCOVER):
 // each count saturates, two whole TIME_EXT and two whole LOST records wait.
 // Parameters: as trc_tstamp's.
@@ -24,7 +26,8 @@ module trc_tstamp_prop #(
     parameter INFO_W   = 5,
     parameter PRESCALE = 1,
     parameter DT_W     = 4,
-    parameter DROP_W   = 4
+    parameter DROP_W   = 4,
+    parameter FILL     = 1
 ) (
     input wire              clk,
     input wire              rst,
@@ -52,29 +55,31 @@ module trc_tstamp_prop #(
     wire [LX-1:0]     f_lx;
     wire [NT-1:0]     f_dr;
     wire [VAL_W-1:0]  f_lr;
-    wire [NT+INFO_W:0] rec;
-    wire              rec_valid;
+    wire [NT+INFO_W:0] part, rec;
+    wire              rec_valid, rec_tag;
     trc_tstamp #(
         .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
-        .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W)
+        .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W), .FILL(FILL)
     ) dut (
         .clk(clk), .rst(rst),
         .ev_valid(ev_valid), .ev_os(ev_os), .ev_info(ev_info), .flush(flush),
         .ev_first(ev_first), .ev_lost(ev_lost),
         .busy(busy), .due(due), .drop(drop),
-        .m_axis_tdata(rec), .m_axis_tvalid(rec_valid), .m_axis_tready(m_axis_tready),
+        .m_axis_tdata(part), .m_axis_tvalid(rec_valid), .m_axis_tuser(rec_tag),
+        .m_axis_tready(m_axis_tready),
         .f_dx(f_dx), .f_dr(f_dr), .f_lx(f_lx), .f_lr(f_lr)
+    );
+    trc_tstamp_fill #(.NT(NT), .VAL_W(VAL_W), .INFO_W(INFO_W)) fill (
+        .tag(rec_tag), .s_rec(part), .m_rec(rec)
     );
 
     // reset in the first clock; an ev_first event as trc_mpcore makes it;
-    // OS events of the user's types (the reserved four are the module's)
-    localparam [TYPE_W-1:0] T_USER_END = `TRC_T_LOST(TYPE_W);
+    // events of any type, the reserved ones too
     reg init_q = 1'b1;
     always @(posedge clk) init_q <= 1'b0;
     always @* begin
         if (init_q) assume (rst);
         assume (!ev_first || (ev_valid && m_axis_tready && !busy));
-        assume (!ev_os || ev_info[VAL_W +: TYPE_W] < T_USER_END);
     end
 
     // the record written, and the module's counts in its own form
@@ -82,7 +87,9 @@ module trc_tstamp_prop #(
     wire [NT-1:0]     r_delta = rec[INFO_W +: NT];
     wire [TYPE_W-1:0] r_type  = rec[VAL_W +: TYPE_W];
     wire [VAL_W-1:0]  r_val   = rec[VAL_W-1:0];
-    wire              r_lost  = rec_valid && r_os && r_type == T_LOST;
+    // (an event of a reserved type, as trc_evcdc's LOST words, is the
+    // port's: the tag tells the module's own records)
+    wire              r_lost  = rec_valid && rec_tag && r_type == T_LOST;
     wire [GW-1:0] t_held = {{(GW-XW){1'b0}}, f_dx} * MAXD + f_dr;
     wire [GW-1:0] l_held = {{(GW-LX){1'b0}}, f_lx} * VMAX + f_lr;
 
@@ -119,7 +126,11 @@ module trc_tstamp_prop #(
     always @* begin
         if (!rst && !init_q) begin
             assert (!rec_valid || m_axis_tready);
-            assert (!(rec_valid && r_os && r_type == T_EXT) || r_delta == MAXD);
+            assert (!(rec_valid && rec_tag && r_type == T_EXT) || r_delta == MAXD);
+            if (rec_valid && rec_tag)
+                assert (r_os && (r_type == T_LOST || r_val == {VAL_W{1'b0}}));
+            if (rec_valid && !rec_tag)
+                assert (ev_valid && r_os == ev_os && rec[INFO_W-1:0] == ev_info);
             assert (t_held <= TMAX && l_held <= LMAX);
             if (!tsat_q) assert (t_held == t_q);
             if (!lsat_q) assert (l_held == l_q);
