@@ -78,9 +78,41 @@ static void reset_dicts(trc_decoder *d)
         trc_stk_reset(&d->p, &d->stk);
 }
 
+/* The decoder's state lies outside its two context tables, and in the
+ * tables' first 2^SK and 2^SO entries (stack modes: trc_stk_reset() clears
+ * those). The tables take 128 KB at the largest SK and SO, against some
+ * hundreds of bytes for the rest; a framed stream starts a decoder per
+ * frame and a rollback copies the state, so both touch only the parts in
+ * use. */
+enum {
+    TAB_AT = offsetof(trc_decoder, stk) + offsetof(trc_stk, tab),
+    TAB_END = TAB_AT + sizeof(((trc_stk *)0)->tab),
+    OTAB_AT = offsetof(trc_decoder, stk) + offsetof(trc_stk, otab),
+    OTAB_END = OTAB_AT + sizeof(((trc_stk *)0)->otab)
+};
+
+/* Copies from's state into to (both of from's parameters). */
+static void state_copy(trc_decoder *to, const trc_decoder *from)
+{
+    const trc_params *p = &from->p;
+    size_t tab = p->mode == TRC_MODE_PAPER ? 0 : sizeof from->stk.tab[0] << p->sk;
+    size_t otab = p->mode == TRC_MODE_STACK2 ? sizeof from->stk.otab[0] << p->so : 0;
+    char *t = (char *)to;
+    const char *f = (const char *)from;
+    memcpy(t, f, TAB_AT);
+    memcpy(t + TAB_AT, f + TAB_AT, tab);
+    memcpy(t + TAB_END, f + TAB_END, OTAB_AT - TAB_END);
+    memcpy(t + OTAB_AT, f + OTAB_AT, otab);
+    memcpy(t + OTAB_END, f + OTAB_END, sizeof *to - OTAB_END);
+}
+
 trc_error trc_decoder_init(trc_decoder *d, const trc_params *p)
 {
-    memset(d, 0, sizeof *d); /* refused: NT stays 0, which trc_decode refuses */
+    /* all but the tables (refused: NT stays 0, which trc_decode refuses) */
+    char *b = (char *)d;
+    memset(b, 0, TAB_AT);
+    memset(b + TAB_END, 0, OTAB_AT - TAB_END);
+    memset(b + OTAB_END, 0, sizeof *d - OTAB_END);
     if (trc_params_check(p) != TRC_OK || p->cpus > 1) /* several: trc_mp.c */
         return TRC_ERR_PARAM;
     d->p = *p;
@@ -1166,8 +1198,10 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
     int saved = 0;
 
     while (n < cap && r.pos < r.end) {
-        if ((run == 1 || run == 2) && d->carry == 0 && !d->closing &&
-            r.end >= SAFE_BITS) {
+        /* (a run takes no record within the last SAFE_BITS: near the end
+         * of the input each record goes to get_record() alone) */
+        int room = r.end - r.pos >= SAFE_BITS;
+        if ((run == 1 || run == 2) && d->carry == 0 && !d->closing && room) {
             bitr rr = r; /* r's address stays private to this loop */
             size_t k = paper_runs(d, &rr, dst + n, cap - n, run);
             n += k;
@@ -1176,8 +1210,7 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
             if (n == cap || r.pos >= r.end)
                 break;
         }
-        if ((run == 3 || run == 4) && d->carry == 0 && !d->closing &&
-            r.end >= SAFE_BITS) {
+        if ((run == 3 || run == 4) && d->carry == 0 && !d->closing && room) {
             bitr rr = r;
             size_t k = run == 3 ? stack_runs(d, &rr, dst + n, cap - n)
                                 : stack2_runs(d, &rr, dst + n, cap - n);
@@ -1189,7 +1222,7 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
         }
         uint64_t start = r.pos;
         if (!saved && r.end - start < SAFE_BITS) {
-            save = *d;
+            state_copy(&save, d);
             save_r = r;
             save_n = n;
             saved = 1;
@@ -1198,7 +1231,7 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
         err = get_record(d, p, nz, &r, &dst[n], &emit);
         if (r.pos > r.end) {
             if (saved) {
-                *d = save;
+                state_copy(d, &save);
                 r = save_r;
                 n = save_n;
                 while (r.pos < start) { /* whole records: no error, no cut */
