@@ -62,46 +62,71 @@ static int close_frame(FILE *f, trc_encoder *enc, trc_frame_info *fi,
     return 1;
 }
 
+/* Encodes b[0..nb) into pl (records rec0 + 1.. of the input, for errors).
+ * The encoder takes records in batches: its runs set up once a call. */
+static int encode_batch(trc_encoder *enc, const trc_record *b, size_t nb,
+                        cli_buf *pl, uint64_t rec0, const char *in)
+{
+    size_t off = 0;
+    while (off < nb) {
+        size_t done, len;
+        if (!cli_buf_room(pl, 4096)) {
+            cli_error("out of memory");
+            return 0;
+        }
+        trc_error e = trc_encode(enc, b + off, nb - off, &done, pl->b + pl->len,
+                                 pl->cap - pl->len, &len);
+        pl->len += len;
+        off += done;
+        if (e != TRC_OK) {
+            cli_error("%s: record %llu does not fit the output's parameters: "
+                      "%s (%s)", in, (unsigned long long)(rec0 + off + 1),
+                      trc_error_text(e), trc_error_name(e));
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Encodes rd as frames of n trace records: each frame starts from the reset
  * state and ends with SYNC, the last with END; a trailer closes the file. */
 static int encode_framed(cli_reader *rd, const cli_args *a, FILE *f)
 {
+    enum { BATCH = 1024 };
+    trc_record b[BATCH];
     trc_encoder enc;
     trc_frame_info fi = {0, 0, 0, 0, 0, 0};
     cli_buf pl = {NULL, 0, 0};
     uint64_t time = 0, n = a->num[OPT_FRAME], rec = 0;
     const char *in = a->pos[0], *out = a->pos[1];
+    size_t nb = 0; /* records read into b, not yet encoded */
     trc_record r;
     int got = 0, ok = 1;
     uint8_t hdr[TRC_HEADER_BYTES];
     trc_header_write_ex(&a->p, a->p.mode, TRC_FLAG_FRAMED, hdr);
     fwrite(hdr, 1, sizeof hdr, f);
     trc_encoder_init(&enc, &a->p);
+    /* The records go to the encoder in batches; a batch ends when it is
+     * full, before a frame closes, at the input's end, and at a record the
+     * encoder refuses (so that its error comes before any later one). */
     while (ok && (got = cli_reader_next(rd, &r)) == 1) {
-        if (fi.records == n && !close_frame(f, &enc, &fi, &pl, time, 0, out))
-            ok = 0;
-        size_t done = 0, len;
-        while (ok && !done) {
-            trc_error e = TRC_OK;
-            if (!cli_buf_room(&pl, 4096)) {
-                cli_error("out of memory");
-                ok = 0;
-            } else if ((e = trc_encode(&enc, &r, 1, &done, pl.b + pl.len,
-                                       pl.cap - pl.len, &len)) != TRC_OK) {
-                cli_error("%s: record %llu does not fit the output's "
-                          "parameters: %s (%s)", in,
-                          (unsigned long long)rec + 1, trc_error_text(e),
-                          trc_error_name(e));
-                ok = 0;
-            } else {
-                pl.len += len;
-            }
+        if (fi.records == n) {
+            ok = encode_batch(&enc, b, nb, &pl, rec, in) &&
+                 close_frame(f, &enc, &fi, &pl, time, 0, out);
+            rec += nb;
+            nb = 0;
+        }
+        b[nb++] = r;
+        if (ok && (nb == BATCH || trc_record_check(&a->p, &r) != TRC_OK)) {
+            ok = encode_batch(&enc, b, nb, &pl, rec, in);
+            rec += nb;
+            nb = 0;
         }
         time += r.delta;
         fi.records++;
-        rec++;
     }
-    if (ok && got == 0 && close_frame(f, &enc, &fi, &pl, time, 1, out)) {
+    if (ok && got == 0 && encode_batch(&enc, b, nb, &pl, rec, in) &&
+        close_frame(f, &enc, &fi, &pl, time, 1, out)) {
         fi.payload_bytes = fi.payload_crc = 0; /* the trailer */
         cli_put_frame(f, &fi, (const uint8_t *)"");
     } else {
