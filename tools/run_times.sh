@@ -14,9 +14,10 @@ declare -A cmd=(
   [t_context]="tests/run.sh tests/t_context.sh"
   [t_docs]="tests/run.sh tests/t_docs.sh"
   [fpga]="make fpga"
+  [stack-report]="make stack-report"
   [test]="make test"
 )
-order=(lint fpga-quick check verilator-build t_context t_docs)  # fpga, test: by name
+order=(lint fpga-quick check verilator-build t_context t_docs)  # fpga, test, stack-report: by name
 [ $# -gt 0 ] && order=("$@")
 out=reports/run_times.md
 mkdir -p build/tmp
