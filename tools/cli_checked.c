@@ -37,8 +37,7 @@ static size_t unit_len(cli_reader *rd)
 
 static void damaged(cli_reader *rd)
 {
-    rd->damage++;
-    cli_damage_seen++;
+    rd_damage(rd);
 }
 
 /* After the unit at bpos failed (why): the next unit to resume at, L

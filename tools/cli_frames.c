@@ -55,8 +55,7 @@ static void resync(cli_reader *rd, const char *why)
         rd->bpos++;
     if (rd->blen - rd->bpos < TRC_FRAME_HEADER_BYTES)
         rd->bpos = rd->blen;
-    rd->damage++;
-    cli_damage_seen++;
+    rd_damage(rd);
     cli_error("%s: byte %llu: %s; skipped %llu bytes to %s", rd->path,
               (unsigned long long)from, why,
               (unsigned long long)(file_off(rd) - from),
@@ -160,8 +159,7 @@ static int next_frame(cli_reader *rd)
         if (rd->read_err)
             return -1;
         if (avail == 0) {
-            rd->damage++;
-    cli_damage_seen++;
+            rd_damage(rd);
             cli_error("%s: byte %llu: stream ends without its trailer after "
                       "%llu records: an unknown number of records is lost at "
                       "the end", rd->path, (unsigned long long)at,
@@ -242,8 +240,7 @@ static int next_frame(cli_reader *rd)
         }
         if (fi.records_before > rd->seen) {
             rd->lost_left = fi.records_before - rd->seen;
-            rd->damage++;
-    cli_damage_seen++;
+            rd_damage(rd);
             cli_error("%s: frames %u..%u lost: %llu records (marked with L)",
                       rd->path, rd->expect, fi.index - 1u,
                       (unsigned long long)rd->lost_left);
@@ -257,8 +254,7 @@ static int next_frame(cli_reader *rd)
             rd->trailer = 1;
             rd->bpos += need;
             if (rd_ensure(rd, 1) > 0) {
-                rd->damage++;
-    cli_damage_seen++;
+                rd_damage(rd);
                 cli_error("%s: byte %llu: bytes after the trailer ignored",
                           rd->path, (unsigned long long)file_off(rd));
             }

@@ -66,6 +66,12 @@ size_t rd_ensure(cli_reader *rd, size_t n);
 /* The next record of a checked stream (cli_checked.c). */
 int rd_next_checked(cli_reader *rd, trc_record *r);
 extern unsigned cli_damage_seen; /* damage events of every reader */
+/* Counts one damage event of rd (its own count and every reader's). */
+static inline void rd_damage(cli_reader *rd)
+{
+    rd->damage++;
+    cli_damage_seen++;
+}
 int rd_next_framed(cli_reader *rd, trc_record *r);
 /* Trace text (cli_text.c): the time base among the leading comment lines
  * (those in the first buffer read; -1, message printed, when one is
