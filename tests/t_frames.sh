@@ -36,6 +36,8 @@ t truncated_framed_file kept_whole_frames $rc $W/cut.err $W/cut.txt
 # file as `trc compress --frame N`.
 t raw_sync_every_round_trip bash -c "$TRC compress --raw --sync-every 4096 $W/$n.txt $W/s.bin && $TRC decompress --raw $W/s.bin - | cmp - $W/$n.canon"
 t frame_equals_compress_frame bash -c "$TRC frame $W/s.bin $W/fr.trc && cmp $W/fr.trc $W/f4096.trc"
+# a container given to trc frame: refused, named, and no output left
+t frame_refuses_container bash -c "! $TRC frame $W/f4096.trc $W/frc.trc 2> $W/frc.err && grep -q 'f4096.trc: a .trc container, not a bare stream' $W/frc.err && [ ! -e $W/frc.trc ]"
 t frame_nt16_equals bash -c "$TRC compress --raw --sync-every 777 --nt 16 $W/$n.txt $W/s16.bin && $TRC frame --nt 16 $W/s16.bin $W/fr16.trc && cmp $W/fr16.trc $W/f16.trc"
 head -c 500000 $W/s.bin > $W/scut.bin
 expect_fail frame_truncated_stream "scut.bin: byte [0-9]+, bit [0-7]: stream truncated" $TRC frame $W/scut.bin $W/x.trc

@@ -241,6 +241,17 @@ int cmd_frame(const cli_args *a)
         fclose(in);
     if (!s)
         return 1;
+    /* A .trc container is a natural mistake here: its header would read as
+     * a corrupt stream, and the frames before the error would be written. */
+    trc_params hp;
+    unsigned hmode;
+    if (trc_header_read(s, len, &hp, &hmode) == TRC_OK) {
+        cli_error("%s: a .trc container, not a bare stream: trc frame reads "
+                  "what the core writes (or trc compress --raw); to frame a "
+                  "container, use trc compress --frame N", a->pos[0]);
+        free(s);
+        return 1;
+    }
     const char *ins[] = {a->pos[0], NULL};
     cli_out *o = cli_out_open(a->pos[1], ins);
     if (!o) {
