@@ -110,6 +110,7 @@ printf 'hello' > $W/nomagic
 expect_fail not_a_trc_file "not a .trc file" $TRC decompress $W/nomagic $W/x.txt
 { printf '\x89TRC\x01\x00\x40\x0f\x07\x10\x03\x03\x03\x00\x00\x00'; } > $W/badhdr.trc
 expect_fail bad_header "bad .trc header" $TRC decompress $W/badhdr.trc $W/x.txt
+expect_fail raw_container "$n.trc: a .trc container, read with --raw" $TRC decompress --raw $W/$n.trc $W/x.txt
 printf '\xc0\x00\x00\x00' > $W/corrupt.bin
 expect_fail corrupt_stream "byte 0, bit 0: stream corrupt" $TRC decompress --raw $W/corrupt.bin $W/x.txt
 expect_fail missing_file "nosuch: No such file" $TRC compress $W/nosuch $W/x.trc

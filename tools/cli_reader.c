@@ -74,6 +74,14 @@ cli_reader *cli_reader_from(FILE *f, const char *name, const trc_params *p,
         return NULL;
     }
     unsigned mode, flags = 0;
+    trc_params hp;
+    if (raw && trc_header_read_ex(rd->buf, rd->blen, &hp, &mode, &flags) == TRC_OK) {
+        /* its header would decode as a corrupt stream */
+        cli_error("%s: a .trc container, read with --raw as a bare stream: "
+                  "drop --raw (the header gives the parameters)", name);
+        cli_reader_close(rd);
+        return NULL;
+    }
     /* An empty input is an empty text trace, not a cut header. */
     trc_error e = raw || rd->blen == 0
                       ? TRC_ERR_MAGIC
