@@ -278,4 +278,5 @@ t help_lists_commands test "$(echo $cmds)" = "compress decompress stats frame co
 for c in $cmds; do
   t "help_$c" bash -c "$T $c --help | grep -q '^usage: trc $c ' && $T $c --help | grep -q '^time base:'"
 done
+t help_command bash -c "$T help | cmp - <($T --help) && $T help stats | cmp - <($T stats --help)"
 t help_top_level_every_option bash -c "for o in \$(grep -o '\"--[a-z-]*\"' tools/cli_opts.c | tr -d '\"'); do $T --help | grep -q -- \"\$o\" || { echo missing \$o; exit 1; }; done"

@@ -65,6 +65,15 @@ int trc_cli_main(int argc, char **argv)
         cli_help_all(stdout, cmds, NCMDS);
         return finish(0);
     }
+    /* trc help [COMMAND]: as trc --help, or trc COMMAND --help */
+    if (!strcmp(argv[1], "help") && argc <= 3) {
+        if (argc == 2) {
+            cli_help_all(stdout, cmds, NCMDS);
+            return finish(0);
+        }
+        char *h[] = {argv[0], argv[2], "--help", NULL};
+        return trc_cli_main(3, h);
+    }
     if (!strcmp(argv[1], "--version")) {
         printf("trc %s\n", TRC_VERSION_STRING);
         return finish(0);
