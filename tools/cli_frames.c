@@ -87,9 +87,10 @@ static void add_stats(trc_stats *s, const trc_stats *d)
         s->delta_sym[k] += d->delta_sym[k];
 }
 
-/* Decodes a payload without keeping its records: it must give exactly
- * fi->records records and end exactly at its last byte. *ticks gets its raw
- * time, *first the first record's delta. */
+/* Decodes a payload: it must give exactly fi->records records and end
+ * exactly at its last byte. *ticks gets its raw time, *first the first
+ * record's delta. The records go through rd->out, RD_OUT_RECS at a time: a
+ * frame of up to RD_OUT_RECS records is then all in rd->out. */
 static trc_error check_payload(cli_reader *rd, const trc_frame_info *fi,
                                const uint8_t *pl, uint64_t *ticks,
                                uint64_t *first, trc_decoder *d)
@@ -262,10 +263,17 @@ static int next_frame(cli_reader *rd)
             add_stats(&rd->sum, &d.st);
             rd->payload_bytes += fi.payload_bytes;
             rd->in_frame = 1;
-            rd->fpos = 0;
-            rd->on = rd->oi = 0;
-            trc_decoder_init(&rd->fdec, &rd->p);
-            rd->fdec.v1 = rd->v1;
+            rd->oi = 0;
+            if (fi.records <= RD_OUT_RECS) {
+                /* the check left all its records in rd->out */
+                rd->on = fi.records;
+                rd->fpos = fi.payload_bytes;
+            } else { /* decoded again, RD_OUT_RECS at a time */
+                rd->on = 0;
+                rd->fpos = 0;
+                trc_decoder_init(&rd->fdec, &rd->p);
+                rd->fdec.v1 = rd->v1;
+            }
         }
         if (rd->lost_left || rd->in_frame)
             return 1;
@@ -295,10 +303,12 @@ int rd_next_framed(cli_reader *rd, trc_record *r)
             }
             const uint8_t *pl = rd->buf + rd->bpos + TRC_FRAME_HEADER_BYTES;
             size_t used;
-            trc_decode(&rd->fdec, pl + rd->fpos, rd->fi.payload_bytes - rd->fpos,
-                       &used, rd->out, RD_OUT_RECS, &rd->on, 1);
-            rd->fpos += used;
-            rd->oi = 0;
+            rd->on = rd->oi = 0;
+            if (rd->fpos < rd->fi.payload_bytes) {
+                trc_decode(&rd->fdec, pl + rd->fpos, rd->fi.payload_bytes - rd->fpos,
+                           &used, rd->out, RD_OUT_RECS, &rd->on, 1);
+                rd->fpos += used;
+            }
             if (rd->on == 0) { /* the frame is done (it was checked) */
                 rd->in_frame = 0;
                 rd->bpos += TRC_FRAME_HEADER_BYTES + rd->fi.payload_bytes;

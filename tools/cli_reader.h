@@ -9,7 +9,8 @@
 #include "trc_cli.h"
 
 #define RD_BUF_BYTES (1u << 16)
-#define RD_OUT_RECS 1024
+#define RD_OUT_RECS 4096 /* records a decode call gives; a frame of up to
+                            this many is decoded once (cli_frames.c) */
 
 struct cli_reader {
     FILE *f;
