@@ -213,6 +213,8 @@ trc_error trc_encoder_init(trc_encoder *e, const trc_params *p);
  * pass it again (it is src[*n_used]) and the encoder goes on where it was.
  * Returns TRC_ERR_DST_SMALL if cap < TRC_MAX_RECORD_BYTES, or the
  * trc_record_check() error of src[*n_used] (nothing of it is written).
+ * Pass many records a call: in the stack modes each call sets up its code
+ * table first (some thousand instructions).
  */
 trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
                      size_t *n_used, uint8_t *dst, size_t cap,
@@ -308,6 +310,8 @@ trc_error trc_decoder_init(trc_decoder *d, const trc_params *p);
  * record (byte-aligned: *src_used ends there), so a caller can cut frames;
  * in a checked stream also after each closing unit of an END (format.md
  * 4.10), which sets d->ended as the END does.
+ * Give it room for many records a call (cap): in the stack modes each call
+ * sets up its symbol tables first (some thousand instructions).
  */
 trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
                      size_t *src_used, trc_record *dst, size_t cap,
