@@ -6,6 +6,8 @@
 # BENCH_RUNS (default 7): rounds per trace, the best of which is kept.
 # BENCH_BEFORE: another build's trc_bench (say, main's); when set, it runs
 # right after this build's on each trace and a before/after table is added.
+# BENCH_BEFORE_TRC: another build's trc, likewise for the command line's
+# section (BENCH_CLI_RUNS, default 3: runs of each command, the best kept).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=build/tmp/bench
@@ -80,6 +82,54 @@ for x in tests/data/*_t*.txt.xz; do
   l1=$(lz4 -q -1 -c $W/$n.bin | wc -c)
   echo "| $n | $recs |$cells $(bpr $g $recs) | $(bpr $z1 $recs) | $(bpr $z19 $recs) | $(bpr $l1 $recs) | $(bpr $(sz $W/$n.bin) $recs) |" >> $size
 done
+# The command line on containers: plain, framed and checked. A frame (and
+# a checked unit after each SYNC) restarts the coder, so per-frame costs
+# show here and not in trc_bench. CPU time (user + sys) of one trc run,
+# the best of CRUNS.
+CRUNS=${BENCH_CLI_RUNS:-3}
+BTRC=${BENCH_BEFORE_TRC:-}
+cli=$W/cli.md
+cliab=$W/cliab.md
+: > $cli
+: > $cliab
+cputime() { # COMMAND...: best CPU seconds of CRUNS runs (getrusage of the
+             # children: user + sys, whose sum the kernel counts exactly)
+  python3 - "$CRUNS" "$@" <<'PY' || { echo "bench: $* failed" >&2; exit 1; }
+import resource, subprocess, sys
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+best = None
+for _ in range(int(sys.argv[1])):
+    t0 = cpu()
+    subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    t = cpu() - t0
+    best = t if best is None or t < best else best
+print("%.6f" % best)
+PY
+}
+mrs() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.1f", (s > 0 ? n / s / 1e6 : 0) }'; }
+for x in tests/data/*_t10.txt.xz; do
+  n=$(basename $x .txt.xz)
+  echo "bench: $n (command line)" >&2
+  recs=$(grep -vc '^#' $W/$n.txt)
+  build/trc compress $W/$n.txt $W/$n.base.trc
+  for m in paper stack stack2; do
+    row="| $n | $m |"
+    for form in "" "--frame 1000" "--check --sync-every 1000"; do
+      build/trc compress --mode $m $form $W/$n.base.trc $W/$n.form.trc
+      tc=$(cputime build/trc compress --mode $m $form $W/$n.base.trc $W/$n.out.trc)
+      ts=$(cputime build/trc stats $W/$n.form.trc)
+      row+=" $(mrs $recs $tc) / $(mrs $recs $ts) |"
+      if [ -n "$BTRC" ]; then
+        bc=$(cputime $BTRC compress --mode $m $form $W/$n.base.trc $W/$n.out.trc)
+        bs=$(cputime $BTRC stats $W/$n.form.trc)
+        echo "| $n | $m | ${form:-plain} | $(mrs $recs $bc) | $(mrs $recs $tc) | $(mrs $recs $bs) | $(mrs $recs $ts) |" >> $cliab
+      fi
+    done
+    echo "$row" >> $cli
+  done
+done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # Each mode's lowest figures over the traces, against the 150 M records/s
@@ -144,6 +194,30 @@ summary() {
     echo "| trace | mode | encode before | encode after | decode before | decode after | encode / lz4 -1 before | after | decode / lz4 -1 before | after |"
     echo "|---|---|---|---|---|---|---|---|---|---|"
     cat $ab
+    echo
+  fi
+  echo "## The command line on containers"
+  echo
+  echo "\`build/trc compress --mode M FORM IN.trc OUT.trc\` (the records read"
+  echo "from a paper mode container of the trace) and \`build/trc stats\` on"
+  echo "that output (reads and decodes every record): M records/s of the"
+  echo "process's CPU time (user + sys), the best of $CRUNS runs. FORM: none; a"
+  echo "framed container of 1000 records a frame (\`--frame 1000\`, format.md"
+  echo "5.1); a checked stream with a SYNC every 1000 records (\`--check"
+  echo "--sync-every 1000\`, 4.10). A frame and a SYNC restart the coder, so"
+  echo "what a restart costs shows in the second and third pairs."
+  echo
+  echo "| trace | mode | plain: compress / stats | framed: compress / stats | checked: compress / stats |"
+  echo "|---|---|---|---|---|"
+  cat $cli
+  echo
+  if [ -n "$BTRC" ]; then
+    echo "\`BENCH_BEFORE_TRC=$BTRC make bench\`: the same commands with that"
+    echo "build's trc, each right after this build's; M records/s."
+    echo
+    echo "| trace | mode | form | compress before | after | stats before | after |"
+    echo "|---|---|---|---:|---:|---:|---:|"
+    cat $cliab
     echo
   fi
   echo "## Size"
