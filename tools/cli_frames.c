@@ -62,31 +62,6 @@ static void resync(cli_reader *rd, const char *why)
               rd->bpos < rd->blen ? "the next frame" : "the end");
 }
 
-static void add_stats(trc_stats *s, const trc_stats *d)
-{
-    for (int f = 0; f < TRC_F__COUNT; f++) {
-        s->raw_bits[f] += d->raw_bits[f];
-        s->coded_bits[f] += d->coded_bits[f];
-    }
-    s->function += d->function;
-    s->os += d->os;
-    s->time_ext += d->time_ext;
-    s->end += d->end;
-    s->sync += d->sync;
-    s->lost += d->lost;
-    s->kind_bits += d->kind_bits;
-    s->pad_bits += d->pad_bits;
-    for (int k = 0; k < 3; k++) {
-        s->lookups[k] += d->lookups[k];
-        s->hits[k] += d->hits[k];
-    }
-    s->predicted += d->predicted;
-    s->top_exits += d->top_exits;
-    s->os_predicted += d->os_predicted;
-    for (int k = 0; k < 4; k++)
-        s->delta_sym[k] += d->delta_sym[k];
-}
-
 /* Decodes a payload: it must give exactly fi->records records and end
  * exactly at its last byte. *ticks gets its raw time, *first the first
  * record's delta. The records go through rd->out, RD_OUT_RECS at a time: a
@@ -260,7 +235,7 @@ static int next_frame(cli_reader *rd)
                           rd->path, (unsigned long long)file_off(rd));
             }
         } else {
-            add_stats(&rd->sum, &d.st);
+            cli_stats_add(&rd->sum, &d.st);
             rd->payload_bytes += fi.payload_bytes;
             rd->in_frame = 1;
             rd->oi = 0;

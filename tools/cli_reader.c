@@ -233,6 +233,7 @@ void cli_stats_add(trc_stats *t, const trc_stats *s)
     t->top_exits += s->top_exits;
     for (int k = 0; k < 4; k++)
         t->delta_sym[k] += s->delta_sym[k];
+    t->os_predicted += s->os_predicted;
 }
 
 const trc_stats *cli_reader_stats(const cli_reader *rd)
