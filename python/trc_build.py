@@ -29,11 +29,12 @@ const char *trc_error_text(trc_error err);
 
 typedef struct {
     unsigned nt, fid_w, type_w, val_w, nd_f, nd_t, nd_v, mode, sk, sd;
-    unsigned cpus;
+    unsigned cpus, so, tq;
     ...;
 } trc_params;
 trc_params trc_params_paper(void);
 trc_params trc_params_stack(void);
+trc_params trc_params_stack2(void);
 trc_error trc_params_check(const trc_params *p);
 
 typedef struct {

@@ -80,8 +80,31 @@ for n in os_tools_t10 os_tools_cpu0_t10; do
   $TRC convert $W/$n.txt $W/$n.bin --to bin
   g=$(gzip -9 -c $W/$n.bin | wc -c)
   t "stack2_quantum_at_most_gzip9_$n" at_most $W/$n.q.trc 16 "$g"
-  t "stack2_quantum_smaller_than_stack2_$n" smaller $W/$n.q.trc $W/$n.s2.trc
+  # without --quantum, compress from a file finds it (the header records it)
+  t "stack2_quantum_by_default_$n" cmp $W/$n.s2.trc $W/$n.q.trc
+  t "stack2_quantum_smaller_than_tq1_$n" bash -c "$TRC compress --mode stack2 --quantum 1 $W/$n.txt $W/$n.q1.trc && test \$(stat -c %s $W/$n.q.trc) -lt \$(stat -c %s $W/$n.q1.trc)"
 done
+# stdin, a pipe and a bare stream keep a quantum of 1 (a pipe cannot be read
+# twice, a bare stream has no header to record it); stats of text finds it as
+# compress does, and says which it is
+n=os_tools_cpu0_t10
+t stack2_quantum_default_pipe bash -c "$TRC compress --mode stack2 <(cat $W/$n.txt) $W/qp.trc && test \$(od -An -tu1 -j13 -N1 $W/qp.trc | tr -d ' ') = 0 && $TRC decompress $W/qp.trc - | cmp - $W/$n.canon && cmp $W/qp.trc $W/$n.q1.trc"
+t stack2_quantum_default_raw bash -c "$TRC compress --raw --mode stack2 $W/$n.txt $W/qr.bin && $TRC decompress --raw --mode stack2 $W/qr.bin - | cmp - $W/$n.canon"
+t stack2_quantum_stats_of_text bash -c "$TRC stats --mode stack2 --json $W/$n.txt > $W/st1.json && $TRC stats --json $W/$n.s2.trc > $W/st2.json && cmp $W/st1.json $W/st2.json"
+t stack2_quantum_stats_format bash -c "$TRC stats $W/$n.s2.trc | grep -qx 'format: stack mode 2, NT 23, FID_W 15, TYPE_W 7, VAL_W 16, ND 4/3/4, SK 12, SD 16, SO 9, TQ 100' && $TRC stats $W/qp.trc | grep -q ', TQ 1\$'"
+# import-ftrace into a .trc finds it as compress does from its text import
+t stack2_quantum_import_ftrace bash -c "$TRC import-ftrace tests/data/os_tools.ftrace.xz $W/if.trc --mode stack2 2>/dev/null && $TRC import-ftrace tests/data/os_tools.ftrace.xz $W/if.txt 2>/dev/null && $TRC compress --mode stack2 $W/if.txt $W/ift.trc && cmp $W/if.trc $W/ift.trc && test \$(od -An -tu1 -j13 -N1 $W/if.trc | tr -d ' ') = 128"
+# the figures of a checked stream add up as a plain one's (every unit's OS
+# table predictions counted)
+$TRC compress --mode stack2 --check --sync-every 1000 $W/$n.txt $W/qc.trc
+t stack2_stats_rules_checked python3 - $W/qc.trc "$TRC" <<'PY'
+import json, subprocess, sys
+s = json.loads(subprocess.run([sys.argv[2], "stats", "--json", sys.argv[1]], check=True,
+                              stdout=subprocess.PIPE).stdout)
+k, r = s["stack"], s["records"]
+assert s["check"]["units"] > 20, s["check"]
+assert k["os_predicted"] > 0 and k["os_predicted"] + s["hits"]["type"][1] == r["os"], (k, s["hits"], r)
+PY
 # A quantum the trace does not have: every delta raw, still lossless; and
 # the raw stream needs the same --quantum to decode.
 n=sched_s1_t10
@@ -92,7 +115,9 @@ expect_fail stack2_quantum_power_of_ten "'50' is not 1, 10, 100, 1000 or auto" $
 # auto: the largest quantum dividing every delta, found by reading the file
 t stack2_quantum_auto_quantized bash -c "$TRC compress --mode stack2 --quantum auto $W/os_tools_t10.txt $W/qa.trc && cmp $W/qa.trc $W/os_tools_t10.q.trc"
 t stack2_quantum_auto_not_quantized bash -c "$TRC compress --mode stack2 --quantum auto $W/$n.txt $W/qa.trc && cmp $W/qa.trc $W/$n.s2.trc"
-expect_fail stack2_quantum_auto_not_stdin "give a file, not stdin" $TRC compress --mode stack2 --quantum auto - $W/x.trc
+expect_fail stack2_quantum_auto_not_stdin "give a regular file, not stdin" $TRC compress --mode stack2 --quantum auto - $W/x.trc
+# a pipe read once for the quantum would be empty the second time
+t stack2_quantum_auto_not_pipe bash -c "! $TRC compress --mode stack2 --quantum auto <(cat $W/$n.txt) $W/xp.trc 2>$W/xp.err && grep -q 'reads the input twice' $W/xp.err && test ! -e $W/xp.trc"
 expect_fail stack2_quantum_auto_compress_only "only compress" $TRC decompress --raw --mode stack2 --quantum auto $W/q.bin $W/x.txt
 expect_fail stack2_quantum_nt_31 "NT \+ 1 is not a power of two" $TRC compress --mode stack2 --nt 31 --quantum 10 $W/$n.txt $W/x.trc
 t stack2_quantum_asan_round_trip bash -c "$ASAN compress --mode stack2 --quantum 100 $W/os_tools_cpu0_t10.txt $W/aq.trc && $ASAN decompress $W/aq.trc - | cmp - $W/os_tools_cpu0_t10.canon && $ASAN stats $W/aq.trc >/dev/null"

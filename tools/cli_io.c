@@ -98,6 +98,12 @@ int cli_same_file(const char *a, const char *b)
     return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
+int cli_is_regular(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 struct cli_out {
     FILE *f;
     char *path; /* the target as given */

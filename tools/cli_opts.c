@@ -86,9 +86,10 @@ static const cli_opt opts[OPT__COUNT] = {
     [OPT_CPUS] = {"--cpus", "N", K_UINT, 1, TRC_CPU_MAX,
                   "CPUs of the stream, 1..8 (1; docs/format.md 4.9)"},
     [OPT_QUANTUM] = {"--quantum", "N|auto", K_STR, 0, 0,
-                     "stack2: time quantum in ticks, 1, 10, 100 or 1000 (1; "
-                     "compress: auto, the largest that divides every delta; "
-                     "docs/format.md 4.8)"},
+                     "stack2: time quantum in ticks, 1, 10, 100 or 1000 (1); "
+                     "compress, stats of text: auto, the largest that divides "
+                     "every delta, the default from a file into a .trc "
+                     "(docs/format.md 4.8)"},
 };
 
 static const char *const choices[][5] = {
@@ -208,9 +209,9 @@ static int params(cli_args *a)
         const char *q = a->str[OPT_QUANTUM];
         uint64_t x = 0;
         int is_auto = !strcmp(q, "auto");
-        if (is_auto && strcmp(a->cmd, "compress")) {
-            cli_error("%s: --quantum auto: only compress reads the deltas to "
-                      "choose a quantum; give the stream's (N)", a->cmd);
+        if (is_auto && strcmp(a->cmd, "compress") && strcmp(a->cmd, "stats")) {
+            cli_error("%s: --quantum auto: only compress and stats read the deltas "
+                      "to choose a quantum; give the stream's (N)", a->cmd);
             return 0;
         }
         if (!is_auto && (!parse_dec(q, &x) ||

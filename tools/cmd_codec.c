@@ -176,14 +176,14 @@ static cli_out *open_out(const char *out, const char *in, cli_reader *rd)
 }
 
 /* --quantum auto: the largest of 1000, 100 and 10 ticks that divides every
- * delta of IN (a file: it is read twice), else 1. Returns 0 on a read error
- * (message printed). */
+ * delta of IN (a regular file: it is read twice), else 1. Returns 0 on a
+ * read error (message printed). */
 static int auto_quantum(const cli_args *a, unsigned *tq)
 {
     const char *in = a->pos[0];
-    if (!strcmp(in, "-")) {
-        cli_error("%s: --quantum auto reads the input twice: give a file, not "
-                  "stdin (or --quantum N)", a->cmd);
+    if (!cli_is_regular(in)) {
+        cli_error("%s: %s: --quantum auto reads the input twice: give a regular "
+                  "file, not stdin or a pipe (or --quantum N)", a->cmd, in);
         return 0;
     }
     cli_reader *rd = cli_reader_open(in, &a->p, 0);
@@ -202,6 +202,29 @@ static int auto_quantum(const cli_args *a, unsigned *tq)
     return q != 0u;
 }
 
+/* Without --quantum, stack mode 2 into a container from a file takes the
+ * quantum as --quantum auto does: the header records it, so no reader needs
+ * to be told, and timestamps of a coarser clock than the tick (ftrace's
+ * microseconds at 10 ns ticks) cost bits in every record otherwise. A bare
+ * stream (--raw) has no header to record it, and stdin or a pipe cannot be
+ * read twice: there it stays 1, as it does where NT rules out a quantum. */
+static int quantum_by_default(const cli_args *a)
+{
+    trc_params p = a->p;
+    p.tq = 10u;
+    return p.mode == TRC_MODE_STACK2 && !cli_given(a, OPT_RAW) &&
+           cli_is_regular(a->pos[0]) && trc_params_check(&p) == TRC_OK;
+}
+
+int cli_quantum(const cli_args *a, unsigned *tq)
+{
+    if (cli_given(a, OPT_QUANTUM) ? !strcmp(a->str[OPT_QUANTUM], "auto")
+                                  : quantum_by_default(a))
+        return auto_quantum(a, tq);
+    *tq = a->p.tq;
+    return 1;
+}
+
 int cmd_compress(const cli_args *a)
 {
     if (cli_given(a, OPT_FRAME) && cli_given(a, OPT_RAW))
@@ -217,13 +240,10 @@ int cmd_compress(const cli_args *a)
     if (cli_given(a, OPT_FRAME) && trc_cpu_count(&a->p) > 1)
         return cli_reject(a, OPT_FRAME, "is not defined for several CPUs "
                           "(docs/format.md 4.9)");
-    cli_args qa;
-    if (cli_given(a, OPT_QUANTUM) && !strcmp(a->str[OPT_QUANTUM], "auto")) {
-        qa = *a;
-        if (!auto_quantum(a, &qa.p.tq))
-            return 1;
-        a = &qa;
-    }
+    cli_args qa = *a;
+    if (!cli_quantum(a, &qa.p.tq))
+        return 1;
+    a = &qa;
     /* Text is read with the output's parameters, so range errors name it. */
     const char *in = a->pos[0], *out = a->pos[1];
     cli_reader *rd = cli_reader_open(in, &a->p, 0);

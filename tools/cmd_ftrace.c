@@ -112,6 +112,30 @@ static int has_events(const ft_import *m)
     return m->range != 0;
 }
 
+/* The output's time quantum: --quantum as given; in stack mode 2 into a
+ * .trc without it or --merge, the one compress would find (the largest of
+ * 1000, 100 and 10 ticks that divides every delta: 100 for ftrace's
+ * microseconds at 10 ns ticks), from the OS events' ticks as write_merged()
+ * makes their deltas. A capture's records (--merge) are read once: 1. */
+static unsigned os_quantum(const ft_import *m, const job *j)
+{
+    trc_params p = j->a->p;
+    p.tq = 10u;
+    if (p.mode != TRC_MODE_STACK2 || j->merge || cli_given(j->a, OPT_QUANTUM) ||
+        !host_writer_is_trc(j->out) || trc_params_check(&p) != TRC_OK)
+        return j->a->p.tq;
+    unsigned q = 1000u;
+    uint64_t prev = j->t0_tick;
+    for (size_t k = 0; k < m->nos && q > 1u; k++) {
+        uint64_t at = m->os[k].ns / j->tick;
+        at = at < prev ? prev : at;
+        while (q > 1u && (at - prev) % q)
+            q /= 10u;
+        prev = at;
+    }
+    return q;
+}
+
 /* Writes the OS records, merged by absolute tick with the capture's. */
 static int write_merged(ft_import *m, job *j, host_writer *w)
 {
@@ -355,7 +379,9 @@ int cmd_import_ftrace(const cli_args *a)
             cl = snprintf(comment, sizeof comment, "# trace text v1; trc import-ftrace\n");
         host_timebase_format(&otb, comment + cl, sizeof comment - (size_t)cl);
         const char *ins[] = {j.in, j.merge, NULL};
-        if (!(w = host_writer_open(j.out, &a->p, comment, ins)))
+        trc_params op = a->p;
+        op.tq = os_quantum(&m, &j);
+        if (!(w = host_writer_open(j.out, &op, comment, ins)))
             rc = 1;
     }
     if (!rc)

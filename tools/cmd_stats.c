@@ -17,8 +17,39 @@ static double pct(uint64_t a, uint64_t b)
     return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
-static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
-                        int json, int open)
+/* The stream's format: the mode and the parameters it uses, named as in
+ * docs/format.md 2. */
+static void print_format(const trc_params *p, int json)
+{
+    static const char *const modes[] = {"paper", "stack", "stack2"};
+    static const char *const texts[] = {"paper mode", "stack mode", "stack mode 2"};
+    unsigned m = p->mode <= TRC_MODE_STACK2 ? p->mode : 0u;
+    unsigned cpus = trc_cpu_count(p), tq = p->tq ? p->tq : 1u;
+    if (json) {
+        printf(",\n \"format\": {\"mode\": \"%s\", \"nt\": %u, \"fid_w\": %u, "
+               "\"type_w\": %u, \"val_w\": %u, \"nd\": [%u, %u, %u]",
+               modes[m], p->nt, p->fid_w, p->type_w, p->val_w, p->nd_f, p->nd_t,
+               p->nd_v);
+        if (m != TRC_MODE_PAPER)
+            printf(", \"sk\": %u, \"sd\": %u", p->sk, p->sd);
+        if (m == TRC_MODE_STACK2)
+            printf(", \"so\": %u, \"tq\": %u", p->so, tq);
+        printf(", \"cpus\": %u}", cpus);
+        return;
+    }
+    printf("format: %s, NT %u, FID_W %u, TYPE_W %u, VAL_W %u, ND %u/%u/%u", texts[m],
+           p->nt, p->fid_w, p->type_w, p->val_w, p->nd_f, p->nd_t, p->nd_v);
+    if (m != TRC_MODE_PAPER)
+        printf(", SK %u, SD %u", p->sk, p->sd);
+    if (m == TRC_MODE_STACK2)
+        printf(", SO %u, TQ %u", p->so, tq);
+    if (cpus > 1)
+        printf(", CPUS %u", cpus);
+    printf("\n");
+}
+
+static void print_stats(const trc_stats *s, const trc_params *p, uint64_t bytes,
+                        uint64_t trace, int json, int open)
 {
     /* Stack mode streams code a delta symbol for every record. */
     int stack = s->delta_sym[0] + s->delta_sym[1] + s->delta_sym[2] +
@@ -55,6 +86,7 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
                (unsigned long long)s->hits[1], (unsigned long long)s->lookups[1],
                (unsigned long long)s->hits[2], (unsigned long long)s->lookups[2],
                (unsigned long long)bytes, bpr);
+        print_format(p, 1);
         if (s->units)
             printf(",\n \"check\": {\"units\": %llu, \"bits\": %llu}",
                    (unsigned long long)s->units, (unsigned long long)s->check_bits);
@@ -99,6 +131,7 @@ static void print_stats(const trc_stats *s, uint64_t bytes, uint64_t trace,
            (unsigned long long)s->lost);
     printf("stream: %llu bytes, %.3f bits/record, %llu padding bits\n",
            (unsigned long long)bytes, bpr, (unsigned long long)s->pad_bits);
+    print_format(p, 0);
     if (s->units)
         printf("check: %llu units, each closed by a CRC-32, %llu bits of zeros "
                "and CRCs\n",
@@ -251,6 +284,7 @@ int cmd_stats(const cli_args *a)
     static cpu_figs cf;
     uint64_t bytes = 0, trace = 0;
     int rc, json = cli_given(a, OPT_JSON);
+    trc_params p = *cli_reader_params(rd);
     memset(&cf, 0, sizeof cf);
     cf.n = cli_reader_cpus(rd);
     cf.swbits = trc_switch_bits(cli_reader_params(rd));
@@ -268,10 +302,12 @@ int cmd_stats(const cli_args *a)
             cf.st[k] = *cli_reader_cpu_stats(rd, k);
         cf.switches = cli_reader_switches(rd, &cf.swbits);
     } else {
-        rc = stats_of_text(rd, cli_reader_params(rd), &st, &bytes, &trace, &cf);
+        /* what compress would write: its time quantum too */
+        rc = !cli_quantum(a, &p.tq) ||
+             stats_of_text(rd, &p, &st, &bytes, &trace, &cf);
     }
     if (rc == 0) {
-        print_stats(&st, bytes, trace, json, cf.n > 1);
+        print_stats(&st, &p, bytes, trace, json, cf.n > 1);
         if (cf.n > 1) {
             print_cpus(&cf, trace, json);
             if (json)

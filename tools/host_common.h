@@ -126,6 +126,8 @@ void host_pairs_free(host_pairs *hp);
  * The model's trc_writer on a safe output file: a path ending in ".trc" gets
  * a container, anything else trace text v1. */
 typedef struct host_writer host_writer;
+/* 1: path gets a container (it ends in ".trc"). */
+int host_writer_is_trc(const char *path);
 /* comment: leading '#' lines for text (may be NULL). inputs: as
  * cli_out_open. NULL on error (message printed). */
 host_writer *host_writer_open(const char *path, const trc_params *p,

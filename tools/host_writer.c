@@ -10,7 +10,7 @@
 
 #include "host_common.h"
 
-static int is_trc(const char *path)
+int host_writer_is_trc(const char *path)
 {
     size_t n = strlen(path);
     return n >= 4 && !strcmp(path + n - 4, ".trc");
@@ -47,7 +47,7 @@ host_writer *host_writer_open(const char *path, const trc_params *p,
         free(w);
         return NULL;
     }
-    unsigned form = is_trc(path) ? TRC_FORM_CONTAINER : TRC_FORM_TEXT;
+    unsigned form = host_writer_is_trc(path) ? TRC_FORM_CONTAINER : TRC_FORM_TEXT;
     trc_error e = trc_writer_init(&w->w, p, form, 0, cli_out_write, w->o);
     if (e == TRC_OK && comment)
         e = trc_writer_comment(&w->w, comment);

@@ -112,6 +112,9 @@ FILE *cli_decomp_wrap(FILE *f, const char *path);
 #define CLI_DECOMP_RATIO 1024u
 /* 1 when both name the same existing regular file (or stdin's). */
 int cli_same_file(const char *a, const char *b);
+/* 1: path names a regular file (not "-", a pipe or a device), which can
+ * be read twice. */
+int cli_is_regular(const char *path);
 /* At start: fds 0-2 that are closed are held by /dev/null, and marked so
  * that "-" on them is an error rather than an empty file. */
 void cli_std_guard(void);
@@ -190,7 +193,7 @@ unsigned cli_reader_cpus(const cli_reader *rd);
 unsigned cli_reader_cpu(const cli_reader *rd);
 const trc_stats *cli_reader_cpu_stats(const cli_reader *rd, unsigned cpu);
 uint64_t cli_reader_switches(const cli_reader *rd, unsigned *bits);
-/* Adds the figures of s to t (the sum over CPUs). */
+/* Adds the figures of s to t (sums over CPUs, frames, checked units). */
 void cli_stats_add(trc_stats *t, const trc_stats *s);
 /* Stream bytes read so far (container and frame headers excluded). */
 uint64_t cli_reader_stream_bytes(const cli_reader *rd);
@@ -215,6 +218,14 @@ void cli_reader_close(cli_reader *rd);
  * were given for a .trc container whose header says otherwise, that is an
  * error (the header decides). NULL on error (message printed). */
 cli_reader *cli_open_trace(const cli_args *a, const char *path);
+
+/* ---- The time quantum (cmd_codec.c) ---------------------------------------- */
+/* The time quantum that compress gives a.pos[0]'s records: --quantum N as
+ * given; with --quantum auto, and without --quantum in stack mode 2 into a
+ * container from a regular file, the largest of 1000, 100 and 10 ticks that
+ * divides every delta (the file is read once more; else 1). Sets *tq; 0 on
+ * error (message printed). */
+int cli_quantum(const cli_args *a, unsigned *tq);
 
 /* ---- Frames (cmd_codec.c) -------------------------------------------------- */
 /* A growable byte buffer (a frame's payload, a stream read whole). */

@@ -222,6 +222,29 @@ def test_stats_match_cli(cli, sample_text, tmp_path):
     assert "stack" in trc.stats(tmp_path / "s.trc")
 
 
+def test_stack2_stats_match_cli(cli, tmp_path):
+    """Stack mode 2 with a time quantum: the container's parameters, and the
+    figures of the container and of the text (the quantum found as `trc
+    compress` finds it) equal the CLI's."""
+    path = os.path.join(DATA, "os", "os_tools_cpu0_t10.txt.xz")
+    deltas = [int(ln.split()[0]) for ln in lzma.open(path, "rt") if ln.strip() and ln[0] != "#"]
+    assert all(d % 100 == 0 for d in deltas) and any(d % 1000 for d in deltas)
+    t = tmp_path / "s2.trc"
+    cli("compress", "--mode", "stack2", path, t)
+    with trc.open(t) as r:
+        assert (r.params.mode, r.params.sk, r.params.so, r.params.tq) == (2, 12, 9, 100)
+    for got, args in ((trc.stats(t), [t]),
+                      (trc.stats(path, params=trc.Params.stack2()), ["--mode", "stack2", path])):
+        want = json.loads(cli("stats", "--json", *args).stdout)
+        assert got.pop("bits_per_record") == pytest.approx(want.pop("bits_per_record"),
+                                                           abs=1e-4)
+        assert got == want, args
+        assert got["format"]["tq"] == 100 and got["stack"]["os_predicted"] > 0
+    # a quantum given is kept
+    one = trc.stats(path, params=trc.Params.stack2(tq=1))
+    assert one["format"]["tq"] == 1 and one["stream_bytes"] > got["stream_bytes"]
+
+
 def test_empty_text(tmp_path):
     arr = trc.read_array(write(tmp_path, "e.txt", b""))
     assert len(arr) == 0 and arr.dtype.names == trc.COLUMNS

@@ -14,7 +14,7 @@ import lzma
 import os
 import sys
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import numpy as np
@@ -88,10 +88,14 @@ class Params:
     nd_f: int = 3
     nd_t: int = 3
     nd_v: int = 3
-    mode: int = 0   # 0 the paper's coding, 1 stack mode
-    sk: int = 0     # stack mode: context table index bits
-    sd: int = 0     # stack mode: shadow call stack depth
+    mode: int = 0   # 0 the paper's coding, 1 stack mode, 2 stack mode 2
+    sk: int = 0     # stack modes: context table index bits
+    sd: int = 0     # stack modes: shadow call stack depth
     cpus: int = 1   # CPUs of the stream (docs/format.md 4.9), paper mode only
+    so: int = 0     # stack mode 2: OS context table index bits
+    tq: int = 0     # stack mode 2: time quantum in ticks, 1, 10, 100 or 1000;
+                    # 0: 1, or for stats() of a text file the one `trc
+                    # compress` finds (docs/format.md 4.8)
 
     @classmethod
     def paper(cls):
@@ -101,12 +105,21 @@ class Params:
     def stack(cls, sk=9, sd=16, **kw):
         return cls(mode=1, sk=sk, sd=sd, **kw)
 
+    @classmethod
+    def stack2(cls, **kw):
+        """Stack mode 2 with its defaults (SK 12, SD 16, SO 9, ND 4/3/4; as
+        `--mode stack2`), changed by keyword."""
+        kw.setdefault("tq", 0)
+        return replace(cls._from_c(ffi.new("trc_params *", lib.trc_params_stack2())),
+                       **kw)
+
     def _c(self):
         p = ffi.new("trc_params *")
         for k in ("nt", "fid_w", "type_w", "val_w", "nd_f", "nd_t", "nd_v",
-                  "mode", "sk", "sd", "cpus"):
+                  "mode", "sk", "sd", "cpus", "so", "tq"):
             v = getattr(self, k)
-            if not isinstance(v, (int, np.integer)) or not 0 <= v <= 255:
+            if not isinstance(v, (int, np.integer)) or not (
+                    v in (0, 1, 10, 100, 1000) if k == "tq" else 0 <= v <= 255):
                 raise TrcError("format parameter %s = %r out of range "
                                "(see docs/format.md)" % (k, v))
             setattr(p, k, int(v))
@@ -115,7 +128,19 @@ class Params:
     @classmethod
     def _from_c(cls, p):
         return cls(p.nt, p.fid_w, p.type_w, p.val_w, p.nd_f, p.nd_t, p.nd_v,
-                   p.mode, p.sk, p.sd, lib.trc_cpu_count(p))
+                   p.mode, p.sk, p.sd, lib.trc_cpu_count(p), p.so, p.tq)
+
+    def _format(self):
+        """The stream's format as `trc stats --json` gives it."""
+        out = {"mode": ("paper", "stack", "stack2")[self.mode], "nt": self.nt,
+               "fid_w": self.fid_w, "type_w": self.type_w, "val_w": self.val_w,
+               "nd": [self.nd_f, self.nd_t, self.nd_v]}
+        if self.mode:
+            out.update(sk=self.sk, sd=self.sd)
+        if self.mode == 2:
+            out.update(so=self.so, tq=self.tq or 1)
+        out["cpus"] = self.cpus
+        return out
 
 
 @dataclass(frozen=True)
@@ -908,7 +933,10 @@ class Reader:
             if self.records:
                 raise RuntimeError("stats() of a text trace must come before "
                                    "reading its records")
-            return self._text_stats()
+            self._text_quantum()
+            out = self._text_stats()
+            out["format"] = self.params._format()
+            return out
         self._cpu_records = [0] * self.cpus
         for raw in self._gen:
             self.records += len(raw)
@@ -919,9 +947,30 @@ class Reader:
         # stream proper, without frame headers), as `trc stats` counts them
         nbytes = self._payload if self.framed else self._offset() - self._header
         if self.cpus > 1:
-            return self._mp_stats(nbytes)
-        st = self._st if isinstance(self._st, _Stats) else _Stats.of(self._st)
-        return st.as_dict(nbytes, self.records)
+            out = self._mp_stats(nbytes)
+        else:
+            st = self._st if isinstance(self._st, _Stats) else _Stats.of(self._st)
+            out = st.as_dict(nbytes, self.records)
+        out["format"] = self.params._format()
+        return out
+
+    def _text_quantum(self):
+        """Stack mode 2 with tq 0 on a text file: the quantum `trc compress`
+        and `trc stats` find, the largest of 1000, 100 and 10 ticks that
+        divides every delta (the file read once more)."""
+        p = self.params
+        if p.mode != 2 or p.tq or not self.path or not os.path.isfile(self.path):
+            return
+        q = 1000
+        with Reader(self.path, params=p) as r:
+            for chunk in r.chunks():
+                while q > 1 and np.any(chunk["delta"] % q):
+                    q //= 10
+                if q == 1:
+                    break
+        if q > 1 and lib.trc_params_check(replace(p, tq=q)._c()) == lib.TRC_OK:
+            self.params = replace(p, tq=q)
+            self._cp.tq = q
 
     def _mp_stats(self, nbytes):
         """Several CPUs: the figures summed over the CPUs, then the switch
