@@ -243,6 +243,13 @@ def test_stack2_stats_match_cli(cli, tmp_path):
     # a quantum given is kept
     one = trc.stats(path, params=trc.Params.stack2(tq=1))
     assert one["format"]["tq"] == 1 and one["stream_bytes"] > got["stream_bytes"]
+    # a bare stream is read with the parameters it was written with
+    raw = tmp_path / "s2.bin"
+    cli("compress", "--raw", "--mode", "stack2", "--quantum", "100", path, raw)
+    a = trc.read_array(raw, raw=True, params=trc.Params.stack2(tq=100))
+    assert rows_of(a) == rows_of(trc.read_array(path))
+    with pytest.raises(trc.TrcError, match="out of range"):
+        trc.read_array(raw, raw=True, params=trc.Params.stack2(tq=50))
 
 
 def test_empty_text(tmp_path):
