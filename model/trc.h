@@ -267,6 +267,8 @@ typedef struct {
     unsigned nz;
     trc_dict fdict, tdict, vdict;
     trc_stk stk;        /* stack mode only */
+    int stk_due;        /* stack modes: stk returns to the reset state
+                           before the next record (a SYNC was read) */
     unsigned bit;       /* bits of the next input byte already consumed */
     uint64_t carry;     /* delta folded from TIME_EXT/END/SYNC so far */
     uint64_t bits_done; /* stream bits consumed, for error offsets */

@@ -22,11 +22,13 @@
 
 /* Bit reader over src[0..len). Reads past the end return zero bits; the
  * caller detects the overrun from pos > end after a whole record. */
+typedef struct undo_log undo_log;
 typedef struct {
     const uint8_t *src;
     size_t len;
     uint64_t pos, end;
     size_t crcd; /* checked streams: bytes of src already in the unit's CRC */
+    undo_log *undo; /* near the end: the table entries records change */
 } bitr;
 
 static inline uint64_t load_be64(const uint8_t *s)
@@ -76,6 +78,17 @@ static void reset_dicts(trc_decoder *d)
     trc_dicts_reset(&d->p, &d->fdict, &d->tdict, &d->vdict);
     if (d->p.mode != TRC_MODE_PAPER)
         trc_stk_reset(&d->p, &d->stk);
+    d->stk_due = 0;
+}
+
+/* After a SYNC the predictor's state (its tables: up to 80 KB) returns to
+ * the reset state when the next record comes, not at once: a framed
+ * stream's frames and a checked stream's units end with a SYNC, and the
+ * decoder of a frame meets no record after it. */
+static void reset_after_sync(trc_decoder *d)
+{
+    trc_dicts_reset(&d->p, &d->fdict, &d->tdict, &d->vdict);
+    d->stk_due = d->p.mode != TRC_MODE_PAPER;
 }
 
 /* The decoder's state lies outside its two context tables, and in the
@@ -91,19 +104,94 @@ enum {
     OTAB_END = OTAB_AT + sizeof(((trc_stk *)0)->otab)
 };
 
-/* Copies from's state into to (both of from's parameters). */
-static void state_copy(trc_decoder *to, const trc_decoder *from)
+/* Copies from's state into to (both of from's parameters): with
+ * COPY_REST what lies outside the tables, with COPY_TABLES their entries in
+ * use. */
+enum { COPY_REST = 1, COPY_TABLES = 2 };
+static void state_copy(trc_decoder *to, const trc_decoder *from, int what)
 {
     const trc_params *p = &from->p;
     size_t tab = p->mode == TRC_MODE_PAPER ? 0 : sizeof from->stk.tab[0] << p->sk;
     size_t otab = p->mode == TRC_MODE_STACK2 ? sizeof from->stk.otab[0] << p->so : 0;
     char *t = (char *)to;
     const char *f = (const char *)from;
-    memcpy(t, f, TAB_AT);
-    memcpy(t + TAB_AT, f + TAB_AT, tab);
-    memcpy(t + TAB_END, f + TAB_END, OTAB_AT - TAB_END);
-    memcpy(t + OTAB_AT, f + OTAB_AT, otab);
-    memcpy(t + OTAB_END, f + OTAB_END, sizeof *to - OTAB_END);
+    if (what & COPY_REST) {
+        memcpy(t, f, TAB_AT);
+        memcpy(t + TAB_END, f + TAB_END, OTAB_AT - TAB_END);
+        memcpy(t + OTAB_END, f + OTAB_END, sizeof *to - OTAB_END);
+    }
+    if (what & COPY_TABLES) {
+        memcpy(t + TAB_AT, f + TAB_AT, tab);
+        memcpy(t + OTAB_AT, f + OTAB_AT, otab);
+    }
+}
+
+/* The rollback point near an input's end (decode()) keeps the state outside
+ * the tables, and the table entries that records change after it, each
+ * logged before it changes (one entry a record at most, and within
+ * SAFE_BITS at most that many records): copying the tables, up to 80 KB,
+ * cost more than decoding a frame of a thousand records. The log gives way
+ * to a copy of the tables when it fills or when a SYNC's reset is about to
+ * clear them. */
+#define UNDO_MAX 512u
+struct undo_log {
+    trc_decoder *d, *save;
+    unsigned n;
+    int whole;                   /* save holds the tables: no more logging */
+    struct {
+        trc_pentry e;            /* the entry before the change */
+        uint16_t idx;
+        uint8_t os;              /* in the OS table */
+    } ent[UNDO_MAX];
+};
+
+/* Puts the tables as they were at the rollback point into u->save (once:
+ * after that the tables change unlogged). */
+static void undo_whole(undo_log *u)
+{
+    trc_decoder *save = u->save;
+    if (u->whole)
+        return;
+    state_copy(save, u->d, COPY_TABLES);
+    for (unsigned i = u->n; i-- > 0;)
+        (u->ent[i].os ? save->stk.otab : save->stk.tab)[u->ent[i].idx] = u->ent[i].e;
+    u->whole = 1;
+}
+
+/* Logs entry idx of the function table (os 0) or the OS table before a
+ * record changes it. */
+static inline void undo_put(undo_log *u, int os, unsigned idx)
+{
+    if (u->whole)
+        return;
+    if (u->n == UNDO_MAX) {
+        undo_whole(u);
+        return;
+    }
+    u->ent[u->n].e = (os ? u->d->stk.otab : u->d->stk.tab)[idx];
+    u->ent[u->n].idx = (uint16_t)idx;
+    u->ent[u->n].os = (uint8_t)os;
+    u->n++;
+}
+
+/* The reset a SYNC left for the next record (reset_after_sync()); with u,
+ * the tables first go whole into the rollback point. */
+static void due_reset(trc_decoder *d, undo_log *u)
+{
+    if (u)
+        undo_whole(u);
+    trc_stk_reset(&d->p, &d->stk);
+    d->stk_due = 0;
+}
+
+/* Returns d to the rollback point. */
+static void undo_back(undo_log *u)
+{
+    trc_decoder *d = u->d;
+    state_copy(d, u->save, u->whole ? COPY_REST | COPY_TABLES : COPY_REST);
+    if (!u->whole)
+        for (unsigned i = u->n; i-- > 0;)
+            (u->ent[i].os ? d->stk.otab : d->stk.tab)[u->ent[i].idx] = u->ent[i].e;
 }
 
 trc_error trc_decoder_init(trc_decoder *d, const trc_params *p)
@@ -337,8 +425,11 @@ static TRC_HOT_INLINE trc_error get_stack(trc_decoder *d, const trc_params *p,
                             TRC_F_VALUE);
         }
     }
-    if (!*os)
+    if (!*os) {
+        if (r->undo)
+            undo_put(r->undo, 0, idx);
         trc_stk_update(p, s, idx, *key, *delta, pred);
+    }
     return TRC_OK;
 }
 
@@ -373,6 +464,8 @@ static TRC_HOT_INLINE trc_error get_stack2_os(trc_decoder *d,
         *type = get_dict(r, &d->tdict, p->nd_t, p->type_w, 0, st, TRC_F_TYPE);
         *val = get_dict(r, &d->vdict, p->nd_v, p->val_w, 0, st, TRC_F_VALUE);
     }
+    if (r->undo)
+        undo_put(r->undo, 1, oidx);
     trc_stk_oupdate(s, oidx, *type, *val, in_quanta(p, *delta));
     return TRC_OK;
 }
@@ -434,6 +527,8 @@ static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, const trc_params *p,
         *key = get_dict(r, &d->fdict, p->nd_f, p->fid_w + 1u, 0, st,
                         TRC_F_FUNCTION);
     }
+    if (r->undo)
+        undo_put(r->undo, 0, idx);
     trc_stk_update(p, s, idx, *key, in_quanta(p, *delta), pred);
     return TRC_OK;
 }
@@ -580,7 +675,7 @@ static TRC_HOT_INLINE trc_error get_record(trc_decoder *d, const trc_params *p,
                 st->end++;
             } else {
                 st->sync++;
-                reset_dicts(d);
+                reset_after_sync(d);
             }
         }
     }
@@ -1182,7 +1277,7 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
 {
     const trc_params *p = run >= 3 ? &trc_stk_consts[run - 3] : &d->p;
     const unsigned nz = run >= 3 ? TRC_PAPER_NZ : d->nz;
-    bitr r = {src, len, d->bit, (uint64_t)len * 8u, 0};
+    bitr r = {src, len, d->bit, (uint64_t)len * 8u, 0, NULL};
     uint64_t first = r.pos;
     size_t n = 0;
     int marked = 0;
@@ -1193,11 +1288,14 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
      * records from there to the cut one (the same records, from the same
      * state and bits), so a record is decoded whole or not at all. */
     trc_decoder save;
+    undo_log undo;
     bitr save_r = r;
     size_t save_n = 0;
     int saved = 0;
 
     while (n < cap && r.pos < r.end) {
+        if (d->stk_due)
+            due_reset(d, r.undo);
         /* (a run takes no record within the last SAFE_BITS: near the end
          * of the input each record goes to get_record() alone) */
         int room = r.end - r.pos >= SAFE_BITS;
@@ -1222,19 +1320,26 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
         }
         uint64_t start = r.pos;
         if (!saved && r.end - start < SAFE_BITS) {
-            state_copy(&save, d);
+            state_copy(&save, d, COPY_REST);
             save_r = r;
             save_n = n;
             saved = 1;
+            undo.d = d;
+            undo.save = &save;
+            undo.n = 0;
+            undo.whole = 0;
+            r.undo = &undo;
         }
         int emit;
         err = get_record(d, p, nz, &r, &dst[n], &emit);
         if (r.pos > r.end) {
             if (saved) {
-                state_copy(d, &save);
-                r = save_r;
+                undo_back(&undo);
+                r = save_r; /* (and no more logging) */
                 n = save_n;
                 while (r.pos < start) { /* whole records: no error, no cut */
+                    if (d->stk_due)
+                        due_reset(d, NULL);
                     get_record(d, p, nz, &r, &dst[n], &emit);
                     n += (size_t)emit;
                     d->count += (uint32_t)emit;

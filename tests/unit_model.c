@@ -667,6 +667,84 @@ static void test_stack_run_same_as_single(void)
     }
 }
 
+/* A SYNC every 37 (or 3) records: each one's reset of the predictor waits for the
+ * next record, and near the end of each call's input the decoder rolls
+ * back to where the last SAFE_BITS begin, logging the table entries the
+ * records change (or, when a SYNC's reset comes first, keeping the tables
+ * whole). Two traces: call_trace() with an OS record every fifth, and a
+ * loop of seven records whose OS record reads, in stack mode, an entry
+ * that it does not write (the next record does), and is now and then the
+ * last before a SYNC. Decoded in one call, one byte a call, in chunks of
+ * up to 97 bytes and in chunks of fixed sizes with room for every record
+ * (so that each call ends in a cut record), the records and every figure
+ * must be the same. */
+static void test_stack_sync_rollback(void)
+{
+    enum { N = 3000 };
+    static trc_record in[N], whole[N + 8], bytewise[N + 8], chunked[N + 8];
+    static uint8_t b[N * 40];
+    trc_params ps[2] = {trc_params_stack(), trc_params_stack2()};
+    for (int k = 0; k < 8; k++) {
+        const trc_params *p = &ps[k & 1];
+        size_t every = k < 4 ? 37 : 3; /* 3: several SYNCs in SAFE_BITS */
+        rng_state = 900 + (unsigned)k;
+        if ((k & 3) < 2) {
+            call_trace(p, in, N);
+            for (size_t i = 2; i < N; i += 5)
+                if (in[i].delta <= 1000)
+                    in[i] = R(in[i].delta, TRC_OS, (uint32_t)(i % 3), (uint32_t)(i % 4));
+        } else {
+            static const unsigned kind[7] = {TRC_ENTRY, TRC_ENTRY, TRC_EXIT, TRC_EXIT,
+                                             TRC_ENTRY, TRC_EXIT, TRC_OS};
+            static const uint32_t id[7] = {1, 2, 2, 1, 3, 3, 1};
+            for (size_t i = 0; i < N; i++)
+                in[i] = R(5u + i % 7u, kind[i % 7], id[i % 7], kind[i % 7] == TRC_OS ? 2u : 0u);
+        }
+        trc_encoder e;
+        size_t at = 0, len, used;
+        trc_encoder_init(&e, p);
+        int ok = 1;
+        for (size_t i = 0; i < N && ok; i += every) {
+            size_t m = N - i < every ? N - i : every;
+            ok &= trc_encode(&e, in + i, m, &used, b + at, sizeof b - at, &len) == TRC_OK &&
+                  used == m;
+            at += len;
+            ok &= trc_encode_sync(&e, b + at, sizeof b - at, &len) == TRC_OK;
+            at += len;
+        }
+        trc_stats st, st3;
+        size_t got;
+        ok &= whole_same_as_bytewise(p, b, at, whole, bytewise, N, &st) &&
+              same(in, whole, N) && st.sync == (N + every - 1) / every &&
+              (every < 37 || st.predicted > N / 50);
+        ok &= dec_chunked(p, b, at, 97, chunked, &got, &st3) == TRC_OK && got == N &&
+              same(in, chunked, N) && !memcmp(&st, &st3, sizeof st);
+        for (size_t step = 23; step <= 160; step += 19) {
+            static trc_decoder d;
+            size_t pos = 0, avail = 0, n = 0;
+            trc_error err = TRC_OK;
+            trc_decoder_init(&d, p);
+            while (err == TRC_OK && pos < at && n < N + 8) {
+                avail = avail + step < at - pos ? avail + step : at - pos;
+                int final = pos + avail == at;
+                err = trc_decode(&d, b + pos, avail, &used, chunked + n, N + 8 - n, &got,
+                                 final);
+                n += got;
+                pos += used;
+                avail -= used;
+                if (final && !got && !used)
+                    break;
+            }
+            ok &= err == TRC_OK && n == N && same(in, chunked, N) &&
+                  !memcmp(&st, &d.st, sizeof st);
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%s_sync_rollback_same_%s_every%zu",
+                 k & 1 ? "stack2" : "stack", (k & 3) < 2 ? "calls" : "loop", every);
+        check(ok, name);
+    }
+}
+
 /* The runs stop at a record that trc_record_check() rejects (a function
  * record with b set, or an id wider than FID_W), and trc_encode() reports
  * it at that record, as the record-at-a-time path does. */
@@ -1181,6 +1259,7 @@ int main(void)
     test_stack_round_trips();
     test_stack_sync_and_errors();
     test_stack_run_same_as_single();
+    test_stack_sync_rollback();
     test_stack_run_rejects();
     test_stack2_worked_example();
     test_stack2_quantum_example();
