@@ -81,7 +81,7 @@ for t in $sample $os; do
   l12=$(size $W/$n.l12) l16=$(size $W/$n.l16)
   row="| $t | $recs | $(bpr $p $recs) | $(bpr $s $recs) | **$(bpr $s2 $recs)** | $(awk -v a=$s2 -v b=$p 'BEGIN { printf "%.3f", a / b }') | $(bpr $l12 $recs) | $(bpr $l16 $recs) | $(bpr $g $recs) | $(bpr $z $recs) | $(bpr $l $recs) | $r1 | $r2 ($i2) | $q | $(bpr $s2q $recs) | $rq |"$'\n'
   case $t in os/*) rows_os+="$row" ;; *) rows+="$row" ;; esac
-  targets+="- $t: stack mode 2 <= gzip -9: $(verdict $s2 $g); <= paper mode: $(verdict $s2 $p); <= 1.3 x zstd -19 (moonshot): $(verdict $s2 $(( z * 13 / 10 ))); RTL records/clock $r2 (input side $i2); with its time quantum (TQ $q) <= gzip -9: $(verdict $s2q $g), <= paper mode: $(verdict $s2q $p), RTL records/clock $rq"$'\n'
+  targets+="- $t: stack mode 2 (TQ 1) <= gzip -9: $(verdict $s2 $g); <= paper mode: $(verdict $s2 $p); <= 1.3 x zstd -19 (moonshot): $(verdict $s2 $(( z * 13 / 10 ))); RTL records/clock $r2 (input side $i2); with its time quantum (TQ $q, what \`trc compress --mode stack2\` into a .trc uses) <= gzip -9: $(verdict $s2q $g), <= paper mode: $(verdict $s2q $p), RTL records/clock $rq"$'\n'
   echo "$n $s $s2" >> $W/sizes.tmp
   rm -f $W/$n.back $W/$n.pback $W/$n.l12 $W/$n.l16 $W/$n.bin $W/$n.txt
 done
@@ -137,7 +137,10 @@ hdr() { echo "| trace | $(sed 's/ / | /g' <<<"$1") |"; echo "|---|$(for v in $1;
   echo "100 and 10 ticks that divides every delta, else 1), and stack mode 2 with"
   echo "it (\`--mode stack2 --quantum TQ\`, docs/format.md 4.8), and where TQ is 100"
   echo "the RTL with it (\`$SIM2Q T.txt --out-w 64\`, TQ = 100, compared byte for"
-  echo "byte with the model)."
+  echo "byte with the model). The stack 2 column is TQ 1, as a bare stream and the"
+  echo "RTL's default have it; \`trc compress --mode stack2\` from a file into a .trc"
+  echo "finds the trace's TQ by itself (docs/stack-mode.md), so its size is the"
+  echo "stack 2 TQ column's."
   echo
   echo "## Sizes"
   echo
