@@ -68,6 +68,8 @@ typedef struct {
     unsigned tq;     /* stack mode 2: time quantum in ticks, 1, 10, 100 or
                         1000 (0 counts as 1): deltas are coded in quanta, a
                         delta that is not a multiple raw (format.md 4.8) */
+    unsigned fe;     /* stack mode 2: 1 codes records of fresh context
+                        entries without ranks (format.md 4.8), else 0 */
 } trc_params;
 
 #define TRC_MODE_PAPER 0 /* the paper's per-field dictionaries */
@@ -170,6 +172,7 @@ typedef struct {
     uint16_t pd;   /* last delta, saturated at 4095 */
     uint8_t kb;    /* tracked delta bit length, 0..32 */
     uint8_t m, h;  /* delta mode (0 near, 1 noisy); last event predicted */
+    uint8_t w;     /* updated since the reset: not fresh (stack mode 2) */
 } trc_pentry;
 
 typedef struct {
@@ -366,6 +369,7 @@ trc_error trc_header_read(const uint8_t *in, size_t len, trc_params *p,
 #define TRC_FLAG_FRAMED 1u  /* the stream is cut into frames, see below */
 #define TRC_FLAG_TQ 192u    /* stack mode 2: k of the time quantum 10^k */
 #define TRC_FLAG_TQ_UNIT 64u
+#define TRC_FLAG_FE 2u      /* stack mode 2: fresh entries (trc_params.fe) */
 #define TRC_FLAG_CHECKED 32u /* a checked stream (format.md 4.10); one CPU,
                               not framed. (Bit 4, 16, was the first layout
                               of checked streams, without record counts;

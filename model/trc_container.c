@@ -42,6 +42,7 @@ trc_error trc_header_write_ex(const trc_params *p, unsigned mode,
     /* stack mode 2's time quantum 10^k: k in bits 6..7 */
     for (unsigned q = TRC_TQ(p); q > 1u; q /= 10u)
         flags += TRC_FLAG_TQ_UNIT;
+    flags |= p->fe ? TRC_FLAG_FE : 0u;
     out[5] = (uint8_t)mode;
     out[6] = (uint8_t)p->nt;
     out[7] = (uint8_t)p->fid_w;
@@ -72,7 +73,9 @@ trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
     unsigned known = in[4] == TRC_CONTAINER_VERSION_CPUS
                          ? 0x0eu
                          : TRC_FLAG_FRAMED | (in[4] >= 2 ? TRC_FLAG_CHECKED : 0u) |
-                               (in[4] >= 2 && in[5] == TRC_MODE_STACK2 ? TRC_FLAG_TQ : 0u);
+                               (in[4] >= 2 && in[5] == TRC_MODE_STACK2
+                                    ? TRC_FLAG_TQ | TRC_FLAG_FE
+                                    : 0u);
     if ((in[13] & ~known) || (in[4] == TRC_CONTAINER_VERSION_CPUS && cpus < 2) ||
         in[13] == (TRC_FLAG_FRAMED | TRC_FLAG_CHECKED))
         return TRC_ERR_HEADER;
@@ -80,7 +83,8 @@ trc_error trc_header_read_ex(const uint8_t *in, size_t len, trc_params *p,
     unsigned m2 = in[5] == TRC_MODE_STACK2;
     trc_params q = {in[6], in[7], in[8], in[9], in[10], in[11], in[12],
                     in[5], m2 ? in[14] & 15u : in[14], in[15],
-                    m2 ? in[14] >> 4 : 0u, cpus, 1u};
+                    m2 ? in[14] >> 4 : 0u, cpus, 1u, 0u};
+    q.fe = in[4] == 2 && (in[13] & TRC_FLAG_FE) ? 1u : 0u;
     for (unsigned k = (in[13] & TRC_FLAG_TQ) / TRC_FLAG_TQ_UNIT; k; k--)
         q.tq *= 10u;
     if (trc_params_check(&q) != TRC_OK)

@@ -434,7 +434,8 @@ static TRC_HOT_INLINE trc_error get_stack(trc_decoder *d, const trc_params *p,
 }
 
 /* Stack mode 2, an OS record through the OS context entry, mirror of
- * put_stack2_os(); np_done: its NP was read already (step 1). */
+ * put_stack2_os(); np_done: its NP was read already (step 1). A fresh entry
+ * predicts nothing: ESC's payload follows its NP bit (step 1) at once. */
 static TRC_HOT_INLINE trc_error get_stack2_os(trc_decoder *d,
                                               const trc_params *p, unsigned nz,
                                               bitr *r, int np_done,
@@ -446,14 +447,17 @@ static TRC_HOT_INLINE trc_error get_stack2_os(trc_decoder *d,
     unsigned oidx = trc_stk_oindex(p, s);
     const trc_pentry oe = s->otab[oidx];
     int npx = s->pk != 0;
-    int pred = !np_done && !is_np(r, &oe, 0, npx);
-    if (!pred && !np_done) {
+    int fresh = trc_stk_fresh(p, &oe);
+    int pred = !np_done && !fresh && !is_np(r, &oe, 0, npx);
+    if (!pred && !np_done && !fresh) {
         uint64_t start = r->pos;
         get_sym(r, &oe, 1, 0, npx, 1);
         st->kind_bits += r->pos - start;
     }
-    trc_error err = get_stack_delta(d, p, nz, r, &oe, pred, 0, pred && npx,
-                                    TRC_LD_NONE, delta);
+    trc_error err = fresh ? get_delta_of(d, p, nz, r, &oe, SYM_ESC, r->pos,
+                                         TRC_LD_NONE, delta)
+                          : get_stack_delta(d, p, nz, r, &oe, pred, 0,
+                                            pred && npx, TRC_LD_NONE, delta);
     if (err != TRC_OK)
         return err;
     if (pred) {
@@ -466,7 +470,7 @@ static TRC_HOT_INLINE trc_error get_stack2_os(trc_decoder *d,
     }
     if (r->undo)
         undo_put(r->undo, 1, oidx);
-    trc_stk_oupdate(s, oidx, *type, *val, in_quanta(p, *delta));
+    trc_stk_oupdate(p, s, oidx, *type, *val, in_quanta(p, *delta));
     return TRC_OK;
 }
 
@@ -483,12 +487,15 @@ static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, const trc_params *p,
     if (s->pk) {
         unsigned oidx = trc_stk_oindex(p, s);
         const trc_pentry *oe = &s->otab[oidx];
-        if (!is_np(r, oe, 0, 1)) {
+        int fresh = trc_stk_fresh(p, oe);
+        if (!fresh && !is_np(r, oe, 0, 1)) {
             *os = 1;
             return get_stack2_os(d, p, nz, r, 0, delta, type, val);
         }
         uint64_t start = r->pos;
-        unsigned fn = (get_sym(r, oe, 1, 0, 1, 1) == SYM_NP) == (s->nc == 1);
+        /* NP (a 0 bit of a fresh entry): the class nc; NPX the other */
+        unsigned np = fresh ? !get(r, 1) : get_sym(r, oe, 1, 0, 1, 1) == SYM_NP;
+        unsigned fn = np == (s->nc == 1);
         st->kind_bits += r->pos - start;
         s->nc = fn;
         if (!fn) {
@@ -501,7 +508,8 @@ static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, const trc_params *p,
     unsigned ld = s->ld;
     int split = ld != TRC_LD_NONE;
     uint64_t start = r->pos;
-    unsigned sym = get_sym(r, &en, 1, split, 0, 1);
+    int fresh = trc_stk_fresh(p, &en);
+    unsigned sym = fresh ? (unsigned)SYM_NP : get_sym(r, &en, 1, split, 0, 1);
     int pred = sym != SYM_NP;
     unsigned cls = 1;
     if (!pred) {
@@ -513,8 +521,9 @@ static TRC_HOT_INLINE trc_error get_stack2(trc_decoder *d, const trc_params *p,
             return get_stack2_os(d, p, nz, r, 0, delta, type, val);
         }
     }
-    trc_error err = pred ? get_delta_of(d, p, nz, r, &en, sym, start, ld, delta)
-                         : get_stack_delta(d, p, nz, r, &en, 0, split, 0, ld, delta);
+    trc_error err = pred    ? get_delta_of(d, p, nz, r, &en, sym, start, ld, delta)
+                    : fresh ? get_delta_of(d, p, nz, r, &en, SYM_ESC, r->pos, ld, delta)
+                            : get_stack_delta(d, p, nz, r, &en, 0, split, 0, ld, delta);
     if (err != TRC_OK)
         return err;
     if (pred) {
@@ -910,7 +919,7 @@ static size_t paper_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap,
  * as sym | bits << 4. */
 static void run_syms(uint8_t tab[64], unsigned hm, int with_np, int split)
 {
-    trc_pentry en = {0, 0, 0, 0, (uint8_t)(hm & 1u), (uint8_t)(hm >> 1)};
+    trc_pentry en = {0, 0, 0, 0, (uint8_t)(hm & 1u), (uint8_t)(hm >> 1), 0};
     unsigned last = 10u + (unsigned)with_np + (unsigned)split;
     for (unsigned i = 0; i <= last; i++)
         tab[i] = (uint8_t)(trc_stk_rank_sym(&en, with_np, split, i) |

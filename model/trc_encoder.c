@@ -220,7 +220,9 @@ static inline uint32_t quantize(const trc_params *p, uint32_t d, uint32_t *raw)
 
 /* Stack mode 2, an OS record through the OS context entry: predicted, its
  * delta symbol alone; else NP (after an OS record, the NP of class OS), the
- * delta symbol without NP, the type and value codes. */
+ * delta symbol without NP, the type and value codes. A fresh entry predicts
+ * nothing and has no ranks: after an OS record one bit for NP or NPX, then
+ * ESC's payload alone. */
 static TRC_HOT_INLINE void put_stack2_os(trc_encoder *e, const trc_params *p,
                                          unsigned nz, bitw *w,
                                          const trc_record *r)
@@ -229,20 +231,24 @@ static TRC_HOT_INLINE void put_stack2_os(trc_encoder *e, const trc_params *p,
     unsigned oidx = trc_stk_oindex(p, s);
     const trc_pentry oe = s->otab[oidx];
     uint32_t raw, d = quantize(p, (uint32_t)r->delta, &raw);
-    int pred = r->a == oe.key && r->b == oe.val;
-    if (!pred) {
+    int fresh = trc_stk_fresh(p, &oe);
+    int pred = !fresh && r->a == oe.key && r->b == oe.val;
+    if (fresh && s->pk)
+        put(w, s->nc != 0, 1);
+    else if (!pred && !fresh)
         put_sym(w, &oe, 1, 0, s->pk != 0,
                 !s->pk || s->nc == 0 ? SYM_NP : SYM_NPX);
-        s->nc = s->pk ? 0 : s->nc;
-    }
-    unsigned sym = raw ? (unsigned)SYM_ESC : trc_stk_symbol(&oe, d, TRC_LD_NONE);
-    put_sym(w, &oe, pred, 0, pred && s->pk, sym);
+    s->nc = s->pk && !pred ? 0 : s->nc;
+    unsigned sym = raw || fresh ? (unsigned)SYM_ESC
+                                : trc_stk_symbol(&oe, d, TRC_LD_NONE);
+    if (!fresh)
+        put_sym(w, &oe, pred, 0, pred && s->pk, sym);
     put_payload(p, nz, w, &oe, TRC_LD_NONE, sym, d, raw);
     if (!pred) {
         put_dict(w, &e->tdict, p->nd_t, r->a, p->type_w, 0);
         put_dict(w, &e->vdict, p->nd_v, r->b, p->val_w, 0);
     }
-    trc_stk_oupdate(s, oidx, r->a, r->b, d);
+    trc_stk_oupdate(p, s, oidx, r->a, r->b, d);
 }
 
 /* Stack mode 2 (docs/format.md 4.8). After an OS record the OS context
@@ -263,17 +269,22 @@ static TRC_HOT_INLINE void put_stack2(trc_encoder *e, const trc_params *p,
             return;
         }
         unsigned oidx = trc_stk_oindex(p, s);
-        put_sym(w, &s->otab[oidx], 1, 0, 1, s->nc == 1 ? SYM_NP : SYM_NPX);
+        if (trc_stk_fresh(p, &s->otab[oidx]))
+            put(w, s->nc != 1, 1);
+        else
+            put_sym(w, &s->otab[oidx], 1, 0, 1, s->nc == 1 ? SYM_NP : SYM_NPX);
         s->nc = 1;
     }
     unsigned idx = trc_stk_index(p, s);
     const trc_pentry en = s->tab[idx];
     uint32_t raw, d = quantize(p, (uint32_t)r->delta, &raw);
     uint32_t key = ((uint32_t)(r->kind == TRC_EXIT) << p->fid_w) | r->a;
-    int pred = fn && key == en.key;
+    int fresh = trc_stk_fresh(p, &en);
+    int pred = !fresh && fn && key == en.key;
     int split = s->ld != TRC_LD_NONE;
     if (!pred) {
-        put_sym(w, &en, 1, split, 0, SYM_NP);
+        if (!fresh)
+            put_sym(w, &en, 1, split, 0, SYM_NP);
         if (!fn) {
             put(w, 3, 2);
             put_stack2_os(e, p, nz, w, r);
@@ -281,8 +292,9 @@ static TRC_HOT_INLINE void put_stack2(trc_encoder *e, const trc_params *p,
         }
         int top = r->kind == TRC_EXIT && r->a == trc_stk_top(s);
         put(w, top ? 0u : 2u, top ? 1u : 2u);
-        unsigned sym = raw ? (unsigned)SYM_ESC : trc_stk_symbol(&en, d, s->ld);
-        put_sym(w, &en, 0, split, 0, sym);
+        unsigned sym = raw || fresh ? (unsigned)SYM_ESC : trc_stk_symbol(&en, d, s->ld);
+        if (!fresh)
+            put_sym(w, &en, 0, split, 0, sym);
         put_payload(p, nz, w, &en, s->ld, sym, d, raw);
         if (!top)
             put_dict(w, &e->fdict, p->nd_f, key, p->fid_w + 1u, 0);
@@ -640,7 +652,7 @@ static void stack_codes(uint32_t tab[128])
 {
     for (unsigned k = 0; k < 128u; k++) {
         unsigned np = !(k >> 6), sym = k & 15u;
-        trc_pentry en = {0, 0, 0, 0, (uint8_t)(k >> 4 & 1u), (uint8_t)(k >> 5 & 1u)};
+        trc_pentry en = {0, 0, 0, 0, (uint8_t)(k >> 4 & 1u), (uint8_t)(k >> 5 & 1u), 0};
         if (sym > SYM_ESC || sym == SYM_NP) {
             tab[k] = 0; /* never looked up */
             continue;
@@ -787,7 +799,7 @@ static void stack2_codes(uint32_t tab[256])
     for (unsigned k = 0; k < 256u; k++) {
         int with_np = (int)(k >> 7), split = (int)(k >> 6 & 1u);
         unsigned sym = k & 15u;
-        trc_pentry en = {0, 0, 0, 0, (uint8_t)(k >> 4 & 1u), (uint8_t)(k >> 5 & 1u)};
+        trc_pentry en = {0, 0, 0, 0, (uint8_t)(k >> 4 & 1u), (uint8_t)(k >> 5 & 1u), 0};
         if (sym >= SYM_NPX || (sym == SYM_NP && !with_np) ||
             (sym == SYM_NEARO && !split)) {
             tab[k] = 0; /* never looked up */

@@ -46,7 +46,7 @@ trc_params trc_params_paper(void)
 {
     trc_params p = {TRC_PAPER_NT,     TRC_PAPER_FID_W, TRC_PAPER_TYPE_W,
                     TRC_PAPER_VAL_W,  TRC_PAPER_ND,    TRC_PAPER_ND,
-                    TRC_PAPER_ND,     TRC_MODE_PAPER,  0, 0, 0, 1, 1};
+                    TRC_PAPER_ND,     TRC_MODE_PAPER,  0, 0, 0, 1, 1, 0};
     return p;
 }
 
@@ -91,6 +91,9 @@ trc_error trc_params_check(const trc_params *p)
      * value above NT for the raw delta (NT + 1 not a power of two, 4.8). */
     if (p->tq > 1u && (p->mode != TRC_MODE_STACK2 || ((p->nt + 1u) & p->nt) == 0 ||
                        (p->tq != 10u && p->tq != 100u && p->tq != 1000u)))
+        return TRC_ERR_PARAM;
+    /* Fresh entries: stack mode 2 only. */
+    if (p->fe > 1u || (p->fe && p->mode != TRC_MODE_STACK2))
         return TRC_ERR_PARAM;
     if (p->mode == TRC_MODE_PAPER)
         return p->sk == 0 && p->sd == 0 && p->so == 0 ? TRC_OK : TRC_ERR_PARAM;

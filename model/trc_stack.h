@@ -115,8 +115,8 @@ static inline unsigned trc_stk_rank_sym(const trc_pentry *e, int with_np,
  * index fold and table size is a constant there; trc_stk_consts_of()
  * says which copy fits p. */
 static const trc_params trc_stk_consts[2] = {
-    {23, 15, 7, 16, 3, 3, 3, TRC_MODE_STACK, 9, 16, 0, 1, 1},
-    {23, 15, 7, 16, 4, 3, 4, TRC_MODE_STACK2, 12, 16, 9, 1, 1},
+    {23, 15, 7, 16, 3, 3, 3, TRC_MODE_STACK, 9, 16, 0, 1, 1, 0},
+    {23, 15, 7, 16, 4, 3, 4, TRC_MODE_STACK2, 12, 16, 9, 1, 1, 0},
 };
 
 /* 1 when p codes as trc_stk_consts[0], 2 as trc_stk_consts[1], else 0
@@ -129,7 +129,8 @@ static inline int trc_stk_consts_of(const trc_params *p)
             p->type_w == c->type_w && p->val_w == c->val_w &&
             p->nd_f == c->nd_f && p->nd_t == c->nd_t && p->nd_v == c->nd_v &&
             p->sk == c->sk && p->sd == c->sd && TRC_TQ(p) == TRC_TQ(c) &&
-            (p->mode == TRC_MODE_STACK || p->so == c->so) && p->cpus <= 1u)
+            (p->mode == TRC_MODE_STACK || p->so == c->so) && p->cpus <= 1u &&
+            !p->fe)
             return k + 1;
     }
     return 0;
@@ -243,7 +244,7 @@ static inline void trc_stk_delta_update(trc_pentry *e, uint32_t d)
  * the table). */
 static inline trc_pentry trc_stk_run_load(const trc_pentry *ep)
 {
-    trc_pentry en = {ep->key, 0, ep->pd, ep->kb, ep->m, ep->h};
+    trc_pentry en = {ep->key, 0, ep->pd, ep->kb, ep->m, ep->h, 0};
     return en;
 }
 
@@ -288,15 +289,37 @@ static inline unsigned trc_stk_ld_next(unsigned ld, uint64_t u)
     return (ld & (0u - keep)) | ((2u - (unsigned)(u >> 1)) & (keep - 1u));
 }
 
+/* Stack mode 2 with fresh entries: whether e codes as a fresh entry (not
+ * updated since the reset; format.md 4.8). */
+static inline int trc_stk_fresh(const trc_params *p, const trc_pentry *e)
+{
+    return p->fe && !e->w;
+}
+
+/* The delta fields of a fresh entry after its first record, delta d: kb
+ * takes d's bit length at once, m is noisy (format.md 4.8). */
+static inline void trc_stk_fresh_update(trc_pentry *e, uint32_t d)
+{
+    e->kb = (uint8_t)trc_bitlen(d);
+    e->m = 1;
+    e->pd = (uint16_t)(d > TRC_PD_MAX ? TRC_PD_MAX : d);
+}
+
 /* State update after a function record (key, delta d, predicted or not). */
 static inline void trc_stk_update(const trc_params *p, trc_stk *s,
                                   unsigned idx, uint32_t key, uint32_t d,
                                   int predicted)
 {
     trc_pentry *e = &s->tab[idx];
-    if (p->mode == TRC_MODE_STACK2) /* NEAR phase, from the old pd */
-        s->ld = trc_stk_ld_next(s->ld, trc_stk_near_u(e, d));
-    trc_stk_delta_update(e, d);
+    if (trc_stk_fresh(p, e)) {
+        s->ld = TRC_LD_NONE;
+        trc_stk_fresh_update(e, d);
+    } else {
+        if (p->mode == TRC_MODE_STACK2) /* NEAR phase, from the old pd */
+            s->ld = trc_stk_ld_next(s->ld, trc_stk_near_u(e, d));
+        trc_stk_delta_update(e, d);
+    }
+    e->w = 1;
     e->h = (uint8_t)(predicted != 0);
     e->key = key;
     uint32_t fid = key & ((UINT32_C(1) << p->fid_w) - 1u);
@@ -349,11 +372,16 @@ static inline unsigned trc_stk_oindex(const trc_params *p, const trc_stk *s)
 }
 
 /* Stack mode 2: state update after an OS record (reserved ones included). */
-static inline void trc_stk_oupdate(trc_stk *s, unsigned oidx, uint32_t type,
-                                   uint32_t val, uint32_t d)
+static inline void trc_stk_oupdate(const trc_params *p, trc_stk *s,
+                                   unsigned oidx, uint32_t type, uint32_t val,
+                                   uint32_t d)
 {
     trc_pentry *o = &s->otab[oidx];
-    trc_stk_delta_update(o, d);
+    if (trc_stk_fresh(p, o))
+        trc_stk_fresh_update(o, d);
+    else
+        trc_stk_delta_update(o, d);
+    o->w = 1;
     o->key = type;
     o->val = val;
     s->ptype = type;

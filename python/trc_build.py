@@ -29,7 +29,7 @@ const char *trc_error_text(trc_error err);
 
 typedef struct {
     unsigned nt, fid_w, type_w, val_w, nd_f, nd_t, nd_v, mode, sk, sd;
-    unsigned cpus, so, tq;
+    unsigned cpus, so, tq, fe;
     ...;
 } trc_params;
 trc_params trc_params_paper(void);

@@ -121,3 +121,31 @@ t stack2_quantum_auto_not_pipe bash -c "! $TRC compress --mode stack2 --quantum 
 expect_fail stack2_quantum_auto_compress_only "only compress" $TRC decompress --raw --mode stack2 --quantum auto $W/q.bin $W/x.txt
 expect_fail stack2_quantum_nt_31 "NT \+ 1 is not a power of two" $TRC compress --mode stack2 --nt 31 --quantum 10 $W/$n.txt $W/x.trc
 t stack2_quantum_asan_round_trip bash -c "$ASAN compress --mode stack2 --quantum 100 $W/os_tools_cpu0_t10.txt $W/aq.trc && $ASAN decompress $W/aq.trc - | cmp - $W/os_tools_cpu0_t10.canon && $ASAN stats $W/aq.trc >/dev/null"
+
+# Fresh entries (docs/format.md 4.8, FE): round trips through every path a
+# user takes (container, framed, checked, bare stream with a quantum), the
+# header's flag, the stats' format line, and the sizes they exist for: a
+# short trace and a stream with a SYNC every 100 records come out smaller
+# than stack mode 2 without them, and than paper mode. The ablation tool,
+# written from the format text, gives the C model's size to the byte.
+for n in lua_calls_t1 os_tools_cpu0_t10; do
+  t "stack2_fresh_round_trip_$n" bash -c "$TRC compress --mode stack2 --fresh $W/$n.txt $W/$n.fe.trc && $TRC decompress $W/$n.fe.trc - | cmp - $W/$n.canon"
+  t "stack2_fresh_framed_$n" bash -c "$TRC compress --mode stack2 --fresh --frame 500 $W/$n.txt $W/$n.fef.trc && $TRC decompress $W/$n.fef.trc - | cmp - $W/$n.canon"
+  t "stack2_fresh_checked_$n" bash -c "$TRC compress --mode stack2 --fresh --check --sync-every 100 $W/$n.txt $W/$n.fec.trc && $TRC decompress $W/$n.fec.trc - | cmp - $W/$n.canon"
+done
+n=os_tools_cpu0_t10
+t stack2_fresh_header bash -c "test \$(od -An -tu1 -j13 -N1 $W/$n.fe.trc | tr -d ' ') = 130"
+t stack2_fresh_stats_format bash -c "$TRC stats $W/$n.fe.trc | grep -qx 'format: stack mode 2, NT 23, FID_W 15, TYPE_W 7, VAL_W 16, ND 4/3/4, SK 12, SD 16, SO 9, TQ 100, fresh entries'"
+t stack2_fresh_raw_quantum bash -c "$TRC compress --raw --mode stack2 --fresh --quantum 100 $W/$n.txt $W/fe.bin && $TRC decompress --raw --mode stack2 --fresh --quantum 100 $W/fe.bin - | cmp - $W/$n.canon && ! $TRC decompress --raw --mode stack2 --quantum 100 $W/fe.bin - 2>/dev/null | cmp -s - $W/$n.canon"
+expect_fail stack2_fresh_needs_stack2 "--fresh needs --mode stack2" $TRC compress --mode stack --fresh $W/$n.txt $W/x.trc
+n=lua_errors_t1
+head -n 202 $W/$n.txt > $W/short.txt
+for m in paper stack2; do $TRC compress --raw --mode $m $W/short.txt $W/short.$m; done
+$TRC compress --raw --mode stack2 --fresh $W/short.txt $W/short.fe
+t stack2_fresh_short_trace_smaller bash -c "smaller() { test \$(stat -c %s \$1) -lt \$(stat -c %s \$2); }; smaller $W/short.fe $W/short.stack2 && smaller $W/short.fe $W/short.paper"
+head -n 20002 $W/$n.txt > $W/s20k.txt
+for m in paper stack2; do $TRC compress --raw --mode $m --sync-every 100 $W/s20k.txt $W/s20k.$m; done
+$TRC compress --raw --mode stack2 --fresh --sync-every 100 $W/s20k.txt $W/s20k.fe
+t stack2_fresh_sync100_smaller bash -c "smaller() { test \$(stat -c %s \$1) -lt \$(stat -c %s \$2); }; smaller $W/s20k.fe $W/s20k.stack2 && smaller $W/s20k.fe $W/s20k.paper"
+t stack2_fresh_ablation_equals_model bash -c "test \"\$(python3 tools/stack_ablation.py $W/s20k.txt --sync 100 +fresh | cut -d' ' -f3)\" = \$(stat -c %s $W/s20k.fe) && test \"\$(python3 tools/stack_ablation.py $W/short.txt +fresh | cut -d' ' -f3)\" = \$(stat -c %s $W/short.fe)"
+t stack2_fresh_asan_round_trip bash -c "$ASAN compress --mode stack2 --fresh --check --sync-every 37 $W/short.txt $W/af.trc && $ASAN decompress $W/af.trc - | cmp - <(grep -v '^#' $W/short.txt) && $ASAN stats $W/af.trc >/dev/null"

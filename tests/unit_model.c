@@ -88,7 +88,7 @@ static int same(const trc_record *a, const trc_record *b, size_t n)
 static trc_params P(unsigned nt, unsigned fid, unsigned tw, unsigned vw,
                     unsigned nd)
 {
-    trc_params p = {nt, fid, tw, vw, nd, nd, nd, TRC_MODE_PAPER, 0, 0, 0, 1, 1};
+    trc_params p = {nt, fid, tw, vw, nd, nd, nd, TRC_MODE_PAPER, 0, 0, 0, 1, 1, 0};
     return p;
 }
 
@@ -683,12 +683,15 @@ static void test_stack_sync_rollback(void)
     enum { N = 3000 };
     static trc_record in[N], whole[N + 8], bytewise[N + 8], chunked[N + 8];
     static uint8_t b[N * 40];
-    trc_params ps[2] = {trc_params_stack(), trc_params_stack2()};
-    for (int k = 0; k < 8; k++) {
-        const trc_params *p = &ps[k & 1];
-        size_t every = k < 4 ? 37 : 3; /* 3: several SYNCs in SAFE_BITS */
+    trc_params ps[3] = {trc_params_stack(), trc_params_stack2(), trc_params_stack2()};
+    ps[2].fe = 1;
+    /* k 0..7: stack, stack2 in turn; 8..11: stack2 with fresh entries */
+    for (int k = 0; k < 12; k++) {
+        int v = k < 8 ? k & 1 : 2, calls = k < 8 ? (k & 3) < 2 : !(k & 1);
+        const trc_params *p = &ps[v];
+        size_t every = k < 4 || k == 8 || k == 9 ? 37 : 3; /* 3: several SYNCs in SAFE_BITS */
         rng_state = 900 + (unsigned)k;
-        if ((k & 3) < 2) {
+        if (calls) {
             call_trace(p, in, N);
             for (size_t i = 2; i < N; i += 5)
                 if (in[i].delta <= 1000)
@@ -716,7 +719,7 @@ static void test_stack_sync_rollback(void)
         size_t got;
         ok &= whole_same_as_bytewise(p, b, at, whole, bytewise, N, &st) &&
               same(in, whole, N) && st.sync == (N + every - 1) / every &&
-              (every < 37 || st.predicted > N / 50);
+              (every < 37 || st.predicted > N / (p->fe ? 200 : 50));
         ok &= dec_chunked(p, b, at, 97, chunked, &got, &st3) == TRC_OK && got == N &&
               same(in, chunked, N) && !memcmp(&st, &st3, sizeof st);
         for (size_t step = 23; step <= 160; step += 19) {
@@ -740,7 +743,8 @@ static void test_stack_sync_rollback(void)
         }
         char name[64];
         snprintf(name, sizeof name, "%s_sync_rollback_same_%s_every%zu",
-                 k & 1 ? "stack2" : "stack", (k & 3) < 2 ? "calls" : "loop", every);
+                 v == 2 ? "stack2_fresh" : v ? "stack2" : "stack", calls ? "calls" : "loop",
+                 every);
         check(ok, name);
     }
 }
@@ -1077,6 +1081,68 @@ static void test_stack2_quantum_example(void)
           "quantum_params_range");
 }
 
+static void test_stack2_fresh_example(void)
+{
+    trc_params p = trc_params_stack2();
+    p.fe = 1;
+    trc_record r[] = {
+        R(3, TRC_ENTRY, 0, 0), R(3, TRC_ENTRY, 0, 0), R(9, TRC_OS, 1, 7),
+        R(9, TRC_OS, 1, 7),    R(9, TRC_OS, 1, 7),    R(2, TRC_EXIT, 0, 0),
+    };
+    uint8_t b[64];
+    char s[600];
+    size_t n = enc_raw(&p, r, 6, b);
+    bits_of(b, n * 8, s);
+    const char *want =
+        /* E 0 d3: entry 0 is fresh: no NP, class 10, ESC's payload alone
+         * (z = 21, 1 bit), key 0 hits at 0. Entry 0 becomes {E 0, pd 3, kb
+         * 2 (d's bit length), noisy}. */
+        "10" "10101" "1" "0000"
+        /* E 0 d3: entry 0 predicts it; EQ at rank 7 of [L0 NP L+1 L-1 L+2
+         * L-2 L+3 EQ ...]. */
+        "11111110"
+        /* O 1 7 d9: entry 0 {pd 3, kb 2, near, h 1}: NP at rank 3; class
+         * 11; OS entry 0 is fresh: no NP, ESC's payload (z = 19, 3 bits);
+         * type 1 and value 7 hit. */
+        "1110" "11" "10011" "001" "001" "0111"
+        /* O 1 7 d9: after an OS record, OS entry 135 is fresh: one bit, 0
+         * for NP (class nc = OS); ESC's payload; type and value hit. */
+        "0" "10011" "001" "001" "0111"
+        /* O 1 7 d9: entry 135 {1, 7, pd 9, kb 4, noisy} predicts it: EQ at
+         * rank 7 of its alphabet with NP and NPX. */
+        "11111110"
+        /* X 0 d2: entry 135 is not fresh: NPX (12 ones); entry 0: NP at
+         * rank 3, class exit of top, NEAR (rank 1) down. */
+        "111111111111" "1110" "0" "10" "1"
+        /* END: entry 1 (prev X 0) is fresh: no NP, class 11; OS entry 135:
+         * NP, ESC (the last of 11 ranks), z = 23; type 126 misses, value 0
+         * hits; 2 pad bits. */
+        "11" "10" "1111111111" "10111" "111" "1111110" "0000" "00";
+    check(n == 15 && !strcmp(s, want), "stack2_fresh_example_bits");
+    trc_record out[7];
+    size_t got;
+    int whole = 1;
+    for (size_t k = 1; k <= n; k++)
+        whole &= dec_chunked(&p, b, n, k, out, &got, NULL) == TRC_OK && got == 6 &&
+                 same(out, r, 6);
+    check(whole, "stack2_fresh_example_decodes");
+    uint8_t h[TRC_HEADER_BYTES];
+    trc_params q;
+    unsigned mode;
+    check(trc_header_write(&p, TRC_MODE_STACK2, h) == TRC_OK && h[13] == 0x02 &&
+              trc_header_read(h, sizeof h, &q, &mode) == TRC_OK && q.fe == 1,
+          "stack2_fresh_header_round_trip");
+    trc_params s1 = trc_params_stack();
+    trc_header_write(&s1, TRC_MODE_STACK, h);
+    h[13] = 0x02;
+    check(trc_header_read(h, sizeof h, &q, &mode) == TRC_ERR_HEADER,
+          "fresh_flag_outside_stack2_rejected");
+    s1.fe = 1;
+    p.fe = 2;
+    check(trc_params_check(&s1) == TRC_ERR_PARAM && trc_params_check(&p) == TRC_ERR_PARAM,
+          "fresh_params_range");
+}
+
 static void test_stack2_round_trips(void)
 {
     /* nt fid tw vw ndf ndt ndv sk sd so: corners of every range */
@@ -1094,13 +1160,17 @@ static void test_stack2_round_trips(void)
         p.sk = sets[s][7];
         p.sd = sets[s][8];
         p.so = sets[s][9];
-        int ok = trc_params_check(&p) == TRC_OK;
-        for (unsigned seed = 1; seed <= 4; seed++)
-            ok &= round_trip_ok(&p, seed, seed * 7919 + (unsigned)s, 1);
-        char name[96];
-        snprintf(name, sizeof name, "stack2_round_trip_nt%u_fid%u_sk%u_sd%u_so%u",
-                 sets[s][0], sets[s][1], sets[s][7], sets[s][8], sets[s][9]);
-        check(ok, name);
+        /* each with and without fresh entries */
+        for (p.fe = 0; p.fe <= 1; p.fe++) {
+            int ok = trc_params_check(&p) == TRC_OK;
+            for (unsigned seed = 1; seed <= 4; seed++)
+                ok &= round_trip_ok(&p, seed, seed * 7919 + (unsigned)s, 1);
+            char name[96];
+            snprintf(name, sizeof name, "stack2_round_trip_nt%u_fid%u_sk%u_sd%u_so%u%s",
+                     sets[s][0], sets[s][1], sets[s][7], sets[s][8], sets[s][9],
+                     p.fe ? "_fresh" : "");
+            check(ok, name);
+        }
     }
 }
 
@@ -1263,6 +1333,7 @@ int main(void)
     test_stack_run_rejects();
     test_stack2_worked_example();
     test_stack2_quantum_example();
+    test_stack2_fresh_example();
     test_stack2_round_trips();
     test_stack2_sync_and_header();
     test_text();

@@ -90,6 +90,9 @@ static const cli_opt opts[OPT__COUNT] = {
                      "compress, stats of text: auto, the largest that divides "
                      "every delta, the default from a file into a .trc "
                      "(docs/format.md 4.8)"},
+    [OPT_FRESH] = {"--fresh", NULL, K_FLAG, 0, 0,
+                   "stack2: fresh context entries code without ranks "
+                   "(shorter after a reset; docs/format.md 4.8)"},
 };
 
 static const char *const choices[][5] = {
@@ -228,6 +231,13 @@ static int params(cli_args *a)
                       "of two (docs/format.md 4.8)", a->cmd, q);
             return 0;
         }
+    }
+    if (cli_given(a, OPT_FRESH)) {
+        if (p.mode != TRC_MODE_STACK2) {
+            cli_error("%s: --fresh needs --mode stack2 (docs/format.md 4.8)", a->cmd);
+            return 0;
+        }
+        p.fe = 1;
     }
     if (p.cpus > 1 && (p.mode != TRC_MODE_PAPER || ((p.nt + 1u) & p.nt) == 0)) {
         cli_error("%s: --cpus %u: streams of several CPUs are paper mode only, with "

@@ -33,7 +33,7 @@ static void print_format(const trc_params *p, int json)
         if (m != TRC_MODE_PAPER)
             printf(", \"sk\": %u, \"sd\": %u", p->sk, p->sd);
         if (m == TRC_MODE_STACK2)
-            printf(", \"so\": %u, \"tq\": %u", p->so, tq);
+            printf(", \"so\": %u, \"tq\": %u, \"fe\": %u", p->so, tq, p->fe);
         printf(", \"cpus\": %u}", cpus);
         return;
     }
@@ -42,7 +42,7 @@ static void print_format(const trc_params *p, int json)
     if (m != TRC_MODE_PAPER)
         printf(", SK %u, SD %u", p->sk, p->sd);
     if (m == TRC_MODE_STACK2)
-        printf(", SO %u, TQ %u", p->so, tq);
+        printf(", SO %u, TQ %u%s", p->so, tq, p->fe ? ", fresh entries" : "");
     if (cpus > 1)
         printf(", CPUS %u", cpus);
     printf("\n");

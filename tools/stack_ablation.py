@@ -7,6 +7,8 @@ stack mode 2 (4.8) with each piece switched on or off in turn
   stack_ablation.py TRACE.txt --long N [VARIANT ...]   adds the count of raw
       records whose code is longer than N bits (the RTL cuts a record longer
       than its packer's piece, 58 bits in stack mode 2, in two clocks)
+  stack_ablation.py TRACE.txt --sync N [VARIANT ...]   a SYNC every N records,
+      as `trc compress --sync-every N` writes the stream
 
 A second, independent implementation of the two modes' bit counts, written
 from the format text; with every switch of a mode on it gives the C model's
@@ -45,6 +47,10 @@ Measured proposals, not in the format:
 Stack mode 2's time quantum (format.md 4.8, in the format; the C model's
 `--quantum N` streams):
   tq10 tq100 tq1000   stack2 with TQ = 10, 100, 1000 ticks
+Stack mode 2's fresh entries (format.md 4.8, FE; the C model's `--fresh`):
+  +fresh     stack2 where an entry not updated since the reset predicts
+             nothing and codes without NP and delta ranks; its first update
+             sets kb to the delta's bit length
 Measured for the OS records' deltas, not in the format:
   +dd        stack2 + a 15-entry dictionary of recent OS deltas (4.4's FIFO
              rules): a symbol DH first in the OS entry's alphabets, 4 address
@@ -60,7 +66,7 @@ Measured for the OS records' deltas, not in the format:
 """
 import sys
 
-from stack_codes import (alphabet, delta_symbol, delta_update, DH, Dict, Entry, FID_W, FLAG,
+from stack_codes import (alphabet, NZ, PD_MAX, delta_symbol, delta_update, DH, Dict, Entry, FID_W, FLAG,
                          fold, Match, NP, NPX, NT, rank_bits, raw_records, T_END,
                          T_SYNC, T_TEXT, time_bits, TYPE_W, VAL_W)
 
@@ -91,6 +97,7 @@ VARIANTS = {
     "s2nd5": dict(S2, nd=(5, 3, 5)),
     "+match": dict(S2, match=3),
     "+match1": dict(S2, match=1),
+    "+fresh": dict(S2, fresh=1),
 }
 _DH0 = {(0, 0): 0, (1, 0): 0, (0, 1): 0, (1, 1): 0}  # DH first in every alphabet
 VARIANTS.update({
@@ -103,9 +110,30 @@ VARIANTS.update({
 })
 
 
-def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
+def bits_per_record(path, sync=0, long_bits=99999, **kw):
+    """Bits (padded to bytes after every SYNC and the END) and records of the
+    trace at path, with a SYNC every sync records; each SYNC returns the
+    coder to its reset state."""
+    recs = raw_records(path, sync)
+    bits = records = longer = 0
+    more = [True]
+
+    def frame():
+        for r in recs:
+            yield r
+            if r[1] == "O" and r[2] == T_SYNC:
+                return
+        more[0] = False
+
+    while more[0]:
+        b, n, ln = frame_bits(frame(), long_bits=long_bits, **kw)
+        bits, records, longer = bits + b, records + n, longer + ln
+    return (bits, records, longer) if long_bits < 99999 else (bits, records)
+
+
+def frame_bits(recs, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
                     nd=(3, 3, 3), flip=1, v2=0, so=0, phase=0, os=0, npx=0, match=0,
-                    dd=0, dd_pos=None, dd_mtf=0, osk=None, tq=1,
+                    dd=0, dd_pos=None, dd_mtf=0, osk=None, tq=1, fresh=0,
                     long_bits=99999):
     rawd = [None]
     dtab, last_od = {}, [0]
@@ -129,6 +157,16 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
             return c + fd.code(key)
         return c + (0 if fn else td.code(a) + vd.code(b))
 
+    def esc_pay(d):
+        return NZ + time_bits(rawd[0]) if rawd[0] is not None else time_bits(d)
+
+    def update(e, d):
+        if fresh and not e.w:
+            e.kb, e.m, e.pd = d.bit_length(), 1, min(d, PD_MAX)
+        else:
+            delta_update(e, d)
+        e.w = 1
+
     def ent(e):
         return (e.m if mode else 0), (1 if not (e.h and hit) else (8 if e.m and mode else 3))
 
@@ -137,6 +175,13 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
         11's code); returns its bits and updates o."""
         nonlocal pk, nc, ptype, pval
         d, _, a, b = rec
+        if fresh and not o.w:
+            c = (1 if first else 0) + esc_pay(d) + td.code(a) + vd.code(b)
+            nc = 0 if first else nc
+            update(o, d)
+            o.key, o.val = a, b
+            ptype, pval, pk = a, b, 1
+            return c
         m_o = o.m if mode else 0
         pred = a == o.key and b == o.val
         c = 0
@@ -177,14 +222,14 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
         c += rank_bits(al, sym) + pay
         if not pred:
             c += td.code(a) + vd.code(b)
-        delta_update(od, d)
+        update(od, d)
         if od is not o:
-            delta_update(o, d)
+            update(o, d)
         o.key, o.val = a, b
         ptype, pval, pk = a, b, 1
         return c
 
-    for rec in raw_records(path):
+    for rec in recs:
         d, k, a, b = rec
         rawd[0] = d if d % tq else None
         d //= tq
@@ -202,7 +247,10 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
                 longer += c > long_bits and not skip
                 continue
             al = alphabet(o.m if mode else 0, 1, npx=npx)
-            if npx:
+            if fresh and not o.w:
+                c += 1
+                nc = 1
+            elif npx:
                 c += rank_bits(al, NP if nc == 1 else NPX)
                 nc = 1
             else:
@@ -220,6 +268,16 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
             c += time_bits(d) + (1 if event else 0)
             if not pred:
                 c += fields(fn, is_top, key, a, b)
+        elif v2 and fresh and not e.w:
+            pred = False
+            if not fn:
+                c += 2 + code_os(otab.setdefault(fold(ptype << VAL_W | pval, so), Entry()), rec, False)
+                bits += 0 if skip else c
+                longer += c > long_bits and not skip
+                continue
+            c += (1 if is_top else 2) + esc_pay(d)
+            if not is_top:
+                c += fd.code(key)
         elif v2:
             al = alphabet(m_e, np_rank, split)
             if not pred:
@@ -253,10 +311,12 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
         if not fn:
             continue
         # update (format.md 4.7, and 4.8's NEAR phase)
-        if v2 and phase:
+        if v2 and phase and fresh and not e.w:
+            ld = None
+        elif v2 and phase:
             ld = (ld if d == e.pd else "up" if d == e.pd + 1 else
                   "down" if d + 1 == e.pd else None)
-        delta_update(e, d)
+        update(e, d)
         e.h, e.key = int(bool(pred)), key
         if k == "E":
             stk.append(a)
@@ -268,28 +328,34 @@ def bits_per_record(path, stack=1, event=1, delta=1, mode=1, hit=1, sk=9, sd=16,
     if mm:
         mm.flush()
         bits += mm.bits
-    bits = (bits + 7) // 8 * 8  # END pads to the byte
-    return (bits, records, longer) if long_bits < 99999 else (bits, records)
+    bits = (bits + 7) // 8 * 8  # END and SYNC pad to the byte
+    return bits, records, longer
 
 
 def main(argv):
     if len(argv) < 2:
         sys.stderr.write(__doc__)
         return 2
-    names, long_bits = argv[2:], None
-    if names[:1] == ["--long"] and len(names) > 1 and names[1].isdigit():
-        long_bits, names = int(names[1]), names[2:]
+    names, opts = argv[2:], {}
+    while names[:1] in (["--long"], ["--sync"]):
+        if len(names) < 2 or not names[1].isdigit():
+            sys.stderr.write("stack_ablation: %s needs a number\n" % names[0])
+            return 2
+        opts[names[0][2:]] = int(names[1])
+        names = names[2:]
     names = names or list(VARIANTS)
     for n in names:
         if n not in VARIANTS:
             sys.stderr.write("stack_ablation: unknown variant %s\n" % n)
             return 2
+    long_bits = opts.get("long")
     for n in names:
+        kw = dict(VARIANTS[n], sync=opts.get("sync", 0))
         if long_bits is None:
-            bits, recs = bits_per_record(argv[1], **VARIANTS[n])
+            bits, recs = bits_per_record(argv[1], **kw)
             print("%s %.4f %d" % (n, bits / recs, bits // 8))
         else:
-            bits, recs, longer = bits_per_record(argv[1], long_bits=long_bits, **VARIANTS[n])
+            bits, recs, longer = bits_per_record(argv[1], long_bits=long_bits, **kw)
             print("%s %.4f %d %d" % (n, bits / recs, bits // 8, longer))
         sys.stdout.flush()
     return 0

@@ -20,14 +20,21 @@ ORDER = ([EQ, NEAR, L0, LP1, LM1, LP2, LM2, LP3, LM3, LP4],
          [L0, LP1, LM1, LP2, LM2, LP3, EQ, NEAR, LM3, LP4])
 
 
-def raw_records(path):
-    """Trace text v1 lowered to raw records (format.md 4.2), then END."""
+def raw_records(path, sync=0):
+    """Trace text v1 lowered to raw records (format.md 4.2), then END; with
+    sync, a SYNC (delta 0) before every record after the first sync records
+    of a frame, as `trc compress --sync-every` writes it."""
     op = lzma.open if path.endswith(".xz") else open
+    since = 0
     with op(path, "rt") as f:
         for line in f:
             t = line.split()
             if not t or t[0].startswith("#"):
                 continue
+            if sync and since == sync:
+                yield (0, "O", T_SYNC, 0)
+                since = 0
+            since += 1
             d, k, a = int(t[0], 0), t[1], int(t[2], 0)
             while d > M:
                 yield (M, "O", T_TEXT, 0)
@@ -92,10 +99,10 @@ def fold(v, bits):
 
 
 class Entry:
-    __slots__ = ("key", "val", "pd", "kb", "m", "h")
+    __slots__ = ("key", "val", "pd", "kb", "m", "h", "w")
 
     def __init__(self):
-        self.key = self.val = self.pd = self.kb = self.m = self.h = 0
+        self.key = self.val = self.pd = self.kb = self.m = self.h = self.w = 0
 
 
 def delta_symbol(e, d, ld, split, raw=None):

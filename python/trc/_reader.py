@@ -96,6 +96,8 @@ class Params:
     tq: int = 0     # stack mode 2: time quantum in ticks, 1, 10, 100 or 1000;
                     # 0: 1, or for stats() of a text file the one `trc
                     # compress` finds (docs/format.md 4.8)
+    fe: int = 0     # stack mode 2: 1, fresh context entries code without
+                    # ranks (docs/format.md 4.8)
 
     @classmethod
     def paper(cls):
@@ -116,7 +118,7 @@ class Params:
     def _c(self):
         p = ffi.new("trc_params *")
         for k in ("nt", "fid_w", "type_w", "val_w", "nd_f", "nd_t", "nd_v",
-                  "mode", "sk", "sd", "cpus", "so", "tq"):
+                  "mode", "sk", "sd", "cpus", "so", "tq", "fe"):
             v = getattr(self, k)
             if not isinstance(v, (int, np.integer)) or not (
                     v in (0, 1, 10, 100, 1000) if k == "tq" else 0 <= v <= 255):
@@ -128,7 +130,7 @@ class Params:
     @classmethod
     def _from_c(cls, p):
         return cls(p.nt, p.fid_w, p.type_w, p.val_w, p.nd_f, p.nd_t, p.nd_v,
-                   p.mode, p.sk, p.sd, lib.trc_cpu_count(p), p.so, p.tq)
+                   p.mode, p.sk, p.sd, lib.trc_cpu_count(p), p.so, p.tq, p.fe)
 
     def _format(self):
         """The stream's format as `trc stats --json` gives it."""
@@ -138,7 +140,7 @@ class Params:
         if self.mode:
             out.update(sk=self.sk, sd=self.sd)
         if self.mode == 2:
-            out.update(so=self.so, tq=self.tq or 1)
+            out.update(so=self.so, tq=self.tq or 1, fe=self.fe)
         out["cpus"] = self.cpus
         return out
 
