@@ -111,6 +111,11 @@ DESIGNS = {d.name: d for d in [
            dict(PAPER, OUT_W=64, MODE=2, SK=12, SD=16, SO=9, ND_F=4, ND_V=4, TQ=100),
            "trc_enc, stack mode 2 with TQ 100 (SK 12, SD 16, SO 9, ND 4/3/4), OUT_W=64",
            archs=("ecp5", "xc4v"), color="#00441b", kind="stack"),
+    # with fresh entries (docs/format.md 4.8)
+    Design("trc_stack2fe_w64", "trc_enc", 0, TRC_RTL,
+           dict(PAPER, OUT_W=64, MODE=2, SK=12, SD=16, SO=9, ND_F=4, ND_V=4, FE=1),
+           "trc_enc, stack mode 2 with fresh entries (SK 12, SD 16, SO 9, ND 4/3/4), OUT_W=64",
+           archs=("ecp5", "xc4v"), color="#238b45", kind="stack"),
     Design("trc_core", "trc_core", 1, TRC_RTL, dict(PAPER, OUT_W=64),
            "trc_core (time-stamper + FIFO + trc_enc), OUT_W=64",
            _trc_perf("enc_paper", 64, "trc_w64_records_per_clock",

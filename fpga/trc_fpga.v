@@ -18,7 +18,7 @@
 //          observation outputs ev_*, retire are left open), 4 trc_core_dc,
 //          5 trc_mpcore
 //   CLOCKS - the clock domains: derived from CORE, never set
-//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD, SO, TQ, LEAN, CHECK -
+//   NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V, OUT_W, MODE, SK, SD, SO, TQ, FE, LEAN, CHECK -
 //          as in trc_enc (CORE 0, 1; 3 takes NT .. OUT_W, MODE and LEAN;
 //          4 and 5 NT .. OUT_W)
 //   FIFO_AW, DT_W, DROP_W - as in trc_core (CORE 1 and 3; PRESCALE 1; 4 and 5
@@ -47,6 +47,7 @@ module trc_fpga #(
     parameter integer SD       = 16,  // stack mode: shadow call stack depth
     parameter integer SO       = 9,   // stack mode 2: OS context table index bits
     parameter integer TQ       = 1,   // stack mode 2: time quantum in ticks
+    parameter integer FE       = 0,   // stack mode 2: fresh entries
     parameter integer LEAN     = 0,   // 1: the lean paper mode encoder
     parameter integer CHECK    = 0,   // 1: a checked stream (trc_wcrc)
     parameter integer FIFO_AW  = 4,   // trc_core: input FIFO address bits
@@ -114,7 +115,7 @@ module trc_fpga #(
       wire               m_tvalid, m_tlast, s_tready;
       trc_enc #(.NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .ND_F(ND_F),
                 .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W), .MODE(MODE), .SK(SK),
-                .SD(SD), .SO(SO), .TQ(TQ), .LEAN(LEAN), .CHECK(CHECK)) u_core (
+                .SD(SD), .SO(SO), .TQ(TQ), .FE(FE), .LEAN(LEAN), .CHECK(CHECK)) u_core (
           .clk(core_clk), .rst(rst_q),
           .s_axis_tdata(in_q[RW-1:0]), .s_axis_tvalid(in_q[RW]), .s_axis_tready(s_tready),
           .m_axis_tdata(m_tdata), .m_axis_tkeep(m_tkeep), .m_axis_tlast(m_tlast),

@@ -22,6 +22,8 @@
 //   SO     - stack mode 2: OS context table index bits, 4..12 (default 9)
 //   TQ     - stack mode 2: time quantum in ticks, 1 (none), 10, 100 or 1000
 //            (docs/format.md 4.8): deltas coded in quanta, two stages more
+//   FE     - stack mode 2: 1, fresh entries (docs/format.md 4.8): a context
+//            entry not updated since the reset codes without ranks
 //   LEAN   - 1: the lean paper mode encoder (trc_lean): the same stream, a
 //            record over about 2.5 clocks, in a fraction of the area; MODE 0
 //   CHECK  - 1: a checked stream (docs/format.md 4.10), each unit closed by
@@ -46,6 +48,7 @@ module trc_enc #(
     parameter SD     = 16,
     parameter SO     = 9,
     parameter TQ     = 1,
+    parameter FE     = 0,
     parameter LEAN   = 0,
     parameter CHECK  = 0,
     parameter INFO_W = `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
@@ -94,6 +97,8 @@ module trc_enc #(
         `TRC_PARAM_CHECK(TQ == 1 || (MODE == 2 && (TQ == 10 || TQ == 100 || TQ == 1000) &&
                          ((NT + 1) & NT) != 0), g_bad_tq, trc_bad_param_TQ,
                          "trc_enc: TQ must be 1, or 10, 100 or 1000 with MODE 2 and NT + 1 not a power of two")
+        `TRC_PARAM_CHECK(FE == 0 || (FE == 1 && MODE == 2), g_bad_fe, trc_bad_param_FE,
+                         "trc_enc: FE must be 0, or 1 with MODE 2")
         `TRC_PARAM_CHECK(SYNC_EVERY >= 0 && SYNC_EVERY <= (1 << 30), g_bad_sync_every,
                          trc_bad_param_SYNC_EVERY,
                          "trc_enc: SYNC_EVERY must be 0..2^30")
@@ -308,7 +313,7 @@ module trc_enc #(
                     .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
                     .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .INFO_W(INFO_W), .MODE(MODE),
                     .MAXLEN(MAXLEN), .LENW(LENW), .LANE_W(LW), .EW(EW),
-                    .SK(SK), .SD(SD), .SO(SO), .TQ(TQ)
+                    .SK(SK), .SD(SD), .SO(SO), .TQ(TQ), .FE(FE)
                 ) u_coder (
                     .clk(clk), .rst(rst),
                     .s_rec(fr_rec), .s_valid(k_valid), .s_ready(k_ready),

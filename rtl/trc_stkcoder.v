@@ -29,6 +29,7 @@
 //   SO     - stack mode 2: OS context table index bits, 4..12
 //   TQ     - stack mode 2: the time quantum in ticks, 1 (none), 10, 100 or
 //            1000 (docs/format.md 4.8; trc_tquant, two stages more)
+//   FE     - stack mode 2: 1, fresh entries (docs/format.md 4.8)
 //   FULL   - derived: the longest record, as trc_enc works it out
 `default_nettype none
 `include "trc_format.vh"
@@ -51,6 +52,7 @@ module trc_stkcoder #(
     parameter SD     = 16,
     parameter SO     = 9,
     parameter TQ     = 1,
+    parameter FE     = 0,
     parameter FULL   = `TRC_STK_FULL(MODE, NT, FID_W, TYPE_W, VAL_W, ND_F, ND_T, ND_V) +
                        (TQ > 1 ? $clog2(NT + 1) : 0)
 ) (
@@ -192,14 +194,14 @@ module trc_stkcoder #(
 
     // ---- prediction stage
     wire             sy_valid, sy_pk, sy_pred, sy_xtop, sy_m, sy_eh, sy_em;
-    wire             sy_split, sy_nearo, sy_ndn, sy_npx;
+    wire             sy_split, sy_nearo, sy_ndn, sy_npx, sy_efr, sy_ofr;
     wire [INFO_W:0]  sy_rec;
     wire [1:0]       sy_sym;
     wire [2:0]       sy_j;
     wire [LW-1:0]    sy_dlen;
     trc_stkpred #(
         .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
-        .SK(SK), .SO(SOE), .PDW(PDW), .KBW(KBW), .LW(LW)
+        .SK(SK), .SO(SOE), .PDW(PDW), .KBW(KBW), .LW(LW), .FE(FE)
     ) u_pred (
         .clk(clk), .rst(rst), .adv(adv_r[A_PRED]),
         .tb_valid(tb_valid), .tb_rec(tb_rec), .tb_xtop(tb_xtop), .tb_pk(tb_pk),
@@ -214,7 +216,7 @@ module trc_stkcoder #(
         .sy_valid(sy_valid), .sy_rec(sy_rec), .sy_pk(sy_pk), .sy_pred(sy_pred),
         .sy_xtop(sy_xtop), .sy_sym(sy_sym), .sy_j(sy_j), .sy_m(sy_m), .sy_eh(sy_eh),
         .sy_em(sy_em), .sy_split(sy_split), .sy_nearo(sy_nearo), .sy_ndn(sy_ndn),
-        .sy_npx(sy_npx), .sy_dlen(sy_dlen)
+        .sy_npx(sy_npx), .sy_efr(sy_efr), .sy_ofr(sy_ofr), .sy_dlen(sy_dlen)
     );
 
     // ---- the timestamp code of the delta, three stages from the record's
@@ -246,7 +248,7 @@ module trc_stkcoder #(
         .sy_valid(sy_valid), .sy_rec(sy_rec), .sy_pk(sy_pk), .sy_pred(sy_pred),
         .sy_xtop(sy_xtop), .sy_sym(sy_sym), .sy_j(sy_j), .sy_m(sy_m), .sy_eh(sy_eh),
         .sy_em(sy_em), .sy_split(sy_split), .sy_nearo(sy_nearo), .sy_ndn(sy_ndn),
-        .sy_npx(sy_npx), .sy_dlen(sy_dlen),
+        .sy_npx(sy_npx), .sy_efr(sy_efr), .sy_ofr(sy_ofr), .sy_dlen(sy_dlen),
         .ts_code(ts_code), .ts_len(ts_len), .ts_mant(ts_mant),
         .as_valid(as_valid), .as_flush(as_flush), .as_ev(as_ev), .as_pre(as_pre),
         .as_long(as_long), .as_len(as_len), .as_lm1(as_lm1), .as_lhi(as_lhi),

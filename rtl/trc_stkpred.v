@@ -12,6 +12,10 @@
 //   SK, SO    - table index bits (SO = 0: stack mode)
 //   PDW, KBW  - stored delta and bit-length estimate widths
 //   LW        - bits of a delta's bit length
+//   FE        - stack mode 2: 1, fresh entries (docs/format.md 4.8): an
+//               invalid entry (not written since the reset) predicts
+//               nothing, its delta is ESC, its update takes kb = the
+//               delta's bit length and m = 1
 //   TW, OTW   - derived entry widths: {key, pd, kb, m, h} and
 //               {type, value, pd, kb, m}
 `default_nettype none
@@ -27,6 +31,7 @@ module trc_stkpred #(
     parameter PDW    = 12,
     parameter KBW    = 6,
     parameter LW     = 5,
+    parameter FE     = 0,
     parameter TW     = 1 + FID_W + PDW + KBW + 2,
     parameter OTW    = TYPE_W + VAL_W + PDW + KBW + 1,
     parameter SOW    = SO > 0 ? SO : 1
@@ -81,6 +86,8 @@ module trc_stkpred #(
     output reg                sy_nearo, // the NEAR is the other direction
     output reg                sy_ndn,   // the NEAR is down (its payload bit)
     output reg                sy_npx,   // step 1's NP is NPX
+    output reg                sy_efr,   // the function entry is fresh (FE)
+    output reg                sy_ofr,   // the OS entry is fresh (FE)
     output reg  [LW-1:0]      sy_dlen
 );
 
@@ -88,6 +95,7 @@ module trc_stkpred #(
     localparam OV = TYPE_W + VAL_W;
     localparam [TYPE_W-1:0] T_SYNC = `TRC_T_SYNC(TYPE_W);
     localparam [PDW-1:0] PD_MAX = {PDW{1'b1}};
+    localparam [0:0]     FR     = FE != 0;   // fresh entries
 
     // ---- the prediction stage's record (datapath not reset, valid is);
     // what it does to the tables (clear, writes) is decoded as it enters
@@ -203,7 +211,10 @@ module trc_stkpred #(
             pq_ke <= tb_fn && tb_fkey == fkey;
             pq_ko <= tb_os && tb_oev == oev;
         end
-    wire [FC-1:0] ef0 = flags_of(tb_fn && tb_fkey == {FW{1'b0}}, DZ, 2'b00);
+    // An invalid entry is the reset entry, or with FE a fresh one: no key
+    // match, no EQ, NEAR or L(j) (ESC), kb after it the delta's bit length.
+    wire [FC-1:0] fresh_f = {{(FC-KBW-3){1'b0}}, {(KBW-LW){1'b0}}, tb_dlen, 3'b000};
+    wire [FC-1:0] ef0 = FR ? fresh_f : flags_of(tb_fn && tb_fkey == {FW{1'b0}}, DZ, 2'b00);
     wire [FC-1:0] ef1 = flags_of(tb_fn && tb_fkey == e_raw[TW-1 -: FW],
                                  e_raw[TW-1-FW -: DWID], e_raw[1:0]);
     wire [FC-1:0] ef2 = flags_of(tb_fn && tb_fkey == e_fwd[TW-1 -: FW],
@@ -224,9 +235,11 @@ module trc_stkpred #(
         end
     wire [CW-1:0] esel = cand_of(e_phit ? efp : !eok_q ? ef0_q : ehit_q ? ef2_q : ef1_q);
     wire [CW-1:0] osel, dsel;
+    wire          ofresh;
     generate
         if (SO > 0) begin : g_ocand
-            wire [FC-1:0] of0 = flags_of(tb_os && tb_oev == {OV{1'b0}}, DZ, 2'b00);
+            wire [FC-1:0] of0 = FR ? fresh_f
+                                   : flags_of(tb_os && tb_oev == {OV{1'b0}}, DZ, 2'b00);
             wire [FC-1:0] of1 = flags_of(tb_os && tb_oev == o_raw[OTW-1 -: OV],
                                          o_raw[DWID-1:0], 2'b00);
             wire [FC-1:0] of2 = flags_of(tb_os && tb_oev == o_fwd[OTW-1 -: OV],
@@ -244,11 +257,13 @@ module trc_stkpred #(
                     ook_q  <= o_ok && !clr;
                 end
             assign osel = cand_of(o_phit ? ofp : !ook_q ? of0_q : ohit_q ? of2_q : of1_q);
+            assign ofresh = FR && !o_phit && !ook_q;
             assign dsel = fn ? esel : osel;
             wire unused_op = ^{o_pdata[OTW-1:KBW+1]};
         end else begin : g_no_ocand
             assign osel = {CW{1'b0}};
             assign dsel = esel;
+            assign ofresh = 1'b0;
             wire unused_o = ^{o_raw, o_fwd, o_hit, o_ok, o_phit, o_pdata, pq_ko};
         end
     endgenerate
@@ -312,6 +327,8 @@ module trc_stkpred #(
             sy_nearo <= split && fn && nearo;
             sy_ndn   <= near_dn;
             sy_npx   <= fn != nc_q;
+            sy_efr   <= FR && !e_phit && !eok_q;
+            sy_ofr   <= ofresh;
             sy_dlen  <= pr_dlen;
         end
         if (rst)

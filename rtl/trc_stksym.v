@@ -55,6 +55,7 @@ module trc_stksym #(
     input  wire [1:0]         sy_sym,
     input  wire [2:0]         sy_j,
     input  wire               sy_m, sy_eh, sy_em, sy_split, sy_nearo, sy_ndn, sy_npx,
+    input  wire               sy_efr, sy_ofr, // fresh function / OS entry (FE)
     input  wire [LW-1:0]      sy_dlen,
     // the delta's timestamp code, its length and mantissa (trc_tscode)
     input  wire [TSW-1:0]     ts_code,
@@ -114,8 +115,10 @@ module trc_stksym #(
         rinc = {1'b0, split && (pos > pos_near || sy_nearo)} + {1'b0, np && pos >= npp};
     end
     // the last rank has no closing zero: ESC, unless NPX follows it (the
-    // code itself is made in the split stage)
+    // code itself is made in the split stage); a fresh entry's delta has
+    // no rank code at all
     wire       last  = sy_sym == 2'd3 && !npx;
+    wire       nodr  = M2 && (in_e ? sy_efr : sy_ofr);
 
     // ---- the prefix: stack mode's NP; stack mode 2's step 1 NP or NPX
     // (after an OS record), then the function entry's NP and the class,
@@ -135,6 +138,10 @@ module trc_stksym #(
         cls_len = !M2 ? 2'd0 : os ? 2'd2 : sy_xtop ? 2'd1 : 2'd2;
         s2      = ((({12{1'b1}} >> (12 - npr_e)) << 1) << cls_len) | {10'd0, cls};
         s2_len  = npr_e + 4'd1 + {2'd0, cls_len};
+        if (M2 && sy_efr) begin     // a fresh function entry: no NP
+            s2     = {10'd0, cls};
+            s2_len = {2'd0, cls_len};
+        end
     end
 
     // ---- the payload, right-aligned, and its length
@@ -189,7 +196,7 @@ module trc_stksym #(
 
     // ---- the split stage's registers: the parts, the rank and the step 2
     // code, before the rank code and the prefix are put together
-    reg              sx_valid, sx_pred, sx_pk, sx_npx, sx_last;
+    reg              sx_valid, sx_pred, sx_pk, sx_npx, sx_last, sx_nodr, sx_ofr;
     reg [TSW-1:0]    sx_pl;
     reg [SW-1:0]     sx_pl_len;
     reg [3:0]        sx_pos;
@@ -203,6 +210,8 @@ module trc_stksym #(
             sx_pk     <= sy_pk;
             sx_npx    <= sy_npx;
             sx_last   <= last;
+            sx_nodr   <= nodr;
+            sx_ofr    <= M2 && sy_ofr;
             sx_pl     <= pl;
             sx_pl_len <= pl_len;
             sx_pos    <= pos;
@@ -219,8 +228,11 @@ module trc_stksym #(
 
     // ---- the split stage: the rank code (rank ones, a zero) and the prefix
     wire [3:0]  sx_rank = sx_pos + {2'd0, sx_rinc};
-    wire [12:0] dr     = ({13{1'b1}} >> (13 - sx_rank)) << !sx_last;
-    wire [3:0]  dr_len = sx_rank + {3'd0, !sx_last};
+    wire [12:0] dr     = sx_nodr ? 13'd0 : ({13{1'b1}} >> (13 - sx_rank)) << !sx_last;
+    wire [3:0]  dr_len = sx_nodr ? 4'd0 : sx_rank + {3'd0, !sx_last};
+    // step 1's NP or NPX: '10' or twelve ones; of a fresh OS entry one bit
+    wire [11:0] np1     = sx_ofr ? {11'd0, sx_npx} : sx_npx ? 12'hfff : 12'd2;
+    wire [4:0]  np1_len = sx_ofr ? 5'd1 : sx_npx ? 5'd12 : 5'd2;
     wire        x_fn   = !sx_os;
     reg [PFW-1:0] pf;
     reg [4:0]     pf_len;
@@ -233,22 +245,21 @@ module trc_stksym #(
                 pf_len = {1'b0, sx_s2_len};
             end
         end else if (sx_pk) begin
-            // step 1, unless the OS entry predicts the record: NP '10' or
-            // NPX (twelve ones), then a function record's step 2 code
+            // step 1, unless the OS entry predicts the record: NP or NPX,
+            // then a function record's step 2 code
             if (x_fn && !sx_pred) begin
-                pf     = ((sx_npx ? {{(PFW-12){1'b0}}, 12'hfff} : {{(PFW-2){1'b0}}, 2'b10})
-                          << sx_s2_len) | {{(PFW-12){1'b0}}, sx_s2};
-                pf_len = (sx_npx ? 5'd12 : 5'd2) + {1'b0, sx_s2_len};
+                pf     = ({{(PFW-12){1'b0}}, np1} << sx_s2_len) | {{(PFW-12){1'b0}}, sx_s2};
+                pf_len = np1_len + {1'b0, sx_s2_len};
             end else if (!(sx_os && sx_pred)) begin
-                pf     = sx_npx ? {{(PFW-12){1'b0}}, 12'hfff} : {{(PFW-2){1'b0}}, 2'b10};
-                pf_len = sx_npx ? 5'd12 : 5'd2;
+                pf     = {{(PFW-12){1'b0}}, np1};
+                pf_len = np1_len;
             end
         end else if (sx_os || !sx_pred) begin
             // step 2: the function entry's NP and class; an OS record then
-            // the OS entry's NP when it is not predicted
+            // the OS entry's NP when it is not predicted (none when fresh)
             pf     = {{(PFW-12){1'b0}}, sx_s2};
             pf_len = {1'b0, sx_s2_len};
-            if (sx_os && !sx_pred) begin
+            if (sx_os && !sx_pred && !sx_ofr) begin
                 pf     = (pf << 2) | {{(PFW-2){1'b0}}, 2'b10};
                 pf_len = pf_len + 5'd2;
             end

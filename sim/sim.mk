@@ -63,6 +63,12 @@ SIM_P_s2f    := $(SIM_P_s2) SYNC_EVERY=64
 # are (tests/t_rtl.sh runs both).
 SIM_SETS     += s2q
 SIM_P_s2q    := $(SIM_P_s2) TQ=100
+# Stack mode 2 with fresh entries (FE, docs/format.md 4.8) and a time
+# quantum (tests/t_rtl.sh adds SYNCs, after which every entry is fresh
+# again); and the smallest format with them.
+SIM_SETS     += s2fe s2tinyfe
+SIM_P_s2fe   := $(SIM_P_s2q) FE=1
+SIM_P_s2tinyfe := $(SIM_P_s2tiny) FE=1
 # The lean encoder (LEAN = 1, rtl/trc_lean.v): the paper mode sets again,
 # the same harness and model.
 SIM_SETS     += lpaper lnd2 lnd4 lnt16 lfid8 lwide ltiny lpaperf ltinyf

@@ -22,6 +22,7 @@ module trc_sim_enc #(
     parameter SD     = 16,
     parameter SO     = 9,
     parameter TQ     = 1,
+    parameter FE     = 0,
     parameter LEAN   = 0,
     parameter CHECK  = 0,
     parameter REC_W  = 1 + NT + `TRC_INFO_W(FID_W, TYPE_W, VAL_W)
@@ -56,7 +57,7 @@ module trc_sim_enc #(
                 .NT(NT), .FID_W(FID_W), .TYPE_W(TYPE_W), .VAL_W(VAL_W),
                 .ND_F(ND_F), .ND_T(ND_T), .ND_V(ND_V), .OUT_W(OUT_W),
                 .SYNC_EVERY(SYNC_EVERY), .MODE(MODE), .SK(SK), .SD(SD), .SO(SO),
-                .TQ(TQ), .LEAN(LEAN), .CHECK(CHECK)
+                .TQ(TQ), .FE(FE), .LEAN(LEAN), .CHECK(CHECK)
             ) u_enc (
                 .clk(clk), .rst(rst),
                 .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid && sel),

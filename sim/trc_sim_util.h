@@ -53,6 +53,9 @@
 #ifndef TRC_P_TQ
 #define TRC_P_TQ 1
 #endif
+#ifndef TRC_P_FE
+#define TRC_P_FE 0
+#endif
 #ifndef TRC_P_NCPU
 #define TRC_P_NCPU 1
 #endif
@@ -79,6 +82,7 @@ static inline trc_params sim_params(void)
     p.so = TRC_P_SO;
     p.cpus = TRC_P_NCPU;
     p.tq = TRC_P_TQ;
+    p.fe = TRC_P_FE;
     return p;
 }
 

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=build/tmp/cold
-mkdir -p $W
+mkdir -p $W/os
 names=${*:-$(cd tests/data && ls *_t*.txt.xz | sed 's/\.txt\.xz$//')}
 abl() { python3 tools/stack_ablation.py "$@" | awk '{ print $3 }'; }
 size() { stat -c %s "$1"; }

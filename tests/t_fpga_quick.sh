@@ -48,7 +48,7 @@ name="iverilog -g2005 trc_lz4_core"
 check iverilog -g2005 -o $Q/lz4.vvp -s trc_lz4_core $L
 # the pin wrapper around each core of the design table (the PicoRV32
 # system's lint is soc's: tests/t_soc.sh)
-for c in "CORE=0" "CORE=0 -GMODE=1" "CORE=0 -GMODE=2 -GND_F=4 -GND_V=4 -GTQ=100" \
+for c in "CORE=0" "CORE=0 -GMODE=1" "CORE=0 -GMODE=2 -GND_F=4 -GND_V=4 -GTQ=100 -GFE=1" \
          "CORE=0 -GLEAN=1 -GOUT_W=8" "CORE=1" \
          "CORE=1 -GLEAN=1 -GOUT_W=8 -GFIFO_AW=0 -GDT_W=24 -GDROP_W=17" "CORE=2" \
          "CORE=4" "CORE=5" "CORE=5 -GNCPU=8"; do

@@ -11,7 +11,8 @@
 # sfid8; swide, stiny beyond it), and so do stack mode 2 (s2 = its preset,
 # s2nt16, s2fid8; s2wide, s2tiny beyond it; s2 also on the OS-heavy traces
 # of tests/data/os, and s2q, its preset with a time quantum of 100 ticks,
-# on those, a few sample traces and random traces) and the lean encoder (lpaper, lnd2, lnd4, lnt16, lfid8;
+# on those, a few sample traces and random traces; s2fe, that with fresh
+# entries, and s2tinyfe) and the lean encoder (lpaper, lnd2, lnd4, lnt16, lfid8;
 # lwide, ltiny beyond it; see sim/sim.mk).
 # Prints "ok NAME" / "not ok NAME"; exits 0 unless something crashed.
 set -u
@@ -100,6 +101,16 @@ for set in s2 s2q; do
     done
   done
 done
+# s2fe: fresh entries (docs/format.md 4.8) with a quantum, on the same
+# traces with a SYNC every 100 raw records (after which every entry is
+# fresh again) and on function traces
+for t in $(cd tests/data && ls os/*_t*.txt.xz | sed 's/\.txt\.xz$//') lua_calls_t1 zlib_deflate_t10; do
+  for w in 8 64; do
+    seed=$((seed + 1))
+    job "enc s2fe w$w $t SYNC every 100 stall 0.3" "$(enc s2fe $S/data/$t.20k.txt \
+      --out-w $w --sync-every 100 --stall-in 0.3 --stall-out 0.3 --seed $seed)"
+  done
+done
 # s2q on function traces (raw deltas), with resets, END/SYNC and bad input
 for w in 8 64; do
   seed=$((seed + 1))
@@ -130,7 +141,8 @@ done
 # ---- seeded random traces (every delta range, TIME_EXT runs) on every set,
 # incl. tiny (NT=2, FID_W=1, TYPE_W=3, VAL_W=1, ND=1), which no sample fits
 for set in paper nd2 nd4 nt16 fid8 wide tiny stack snt16 sfid8 swide stiny \
-           s2 s2nt16 s2fid8 s2wide s2tiny s2f s2q lpaper lnd2 lnd4 lnt16 lfid8 lwide ltiny; do
+           s2 s2nt16 s2fid8 s2wide s2tiny s2f s2q s2fe s2tinyfe lpaper lnd2 lnd4 lnt16 lfid8 \
+           lwide ltiny; do
   n=20000; case $set in wide|swide|s2wide|lwide) n=5000;; esac   # see above
   for w in 8 16 32 64; do
     for st in 0 0.3; do
@@ -173,6 +185,12 @@ done
 # pipeline's 14 clocks of fill and drain too)
 job "+enc s2q w64 os/os_tools_t10 full, records/cycle >= 0.9999" \
   "$(enc s2q tests/data/os/os_tools_t10.txt.xz --out-w 64 --min-rate 0.9999)"
+# Fresh entries: one record per clock as well (on the OS capture the rate
+# counts 17 clocks of fill and drain in 164433 records: 0.99990)
+job "+enc s2fe w64 lua_calls_t1 full, records/cycle >= 0.9999" \
+  "$(enc s2fe tests/data/lua_calls_t1.txt.xz --out-w 64 --min-rate 0.9999)"
+job "+enc s2fe w64 os/os_tools_t10 full, records/cycle >= 0.9998" \
+  "$(enc s2fe tests/data/os/os_tools_t10.txt.xz --out-w 64 --min-rate 0.9998)"
 job "+enc paper w8 zlib_deflate_t1 full stall 0.1" "$(enc paper \
   tests/data/zlib_deflate_t1.txt.xz --out-w 8 --stall-in 0.1 --stall-out 0.1 --seed 99)"
 # The lean encoder: a record over about 3 clocks (chunks of at most 8 bits a

@@ -27,6 +27,7 @@ declare -A SETS=(
   [s2wide]="-GMODE=2 -GNT=32 -GFID_W=31 -GTYPE_W=16 -GVAL_W=32 -GND_F=8 -GND_V=8 -GSK=12 -GSD=64 -GSO=12"
   [s2tiny]="-GMODE=2 -GNT=2 -GFID_W=1 -GTYPE_W=3 -GVAL_W=1 -GND_F=1 -GND_T=1 -GND_V=1 -GSK=4 -GSD=1 -GSO=4"
   [s2q]="-GMODE=2 -GSK=12 -GND_F=4 -GND_V=4 -GTQ=100"
+  [s2fe]="-GMODE=2 -GSK=12 -GND_F=4 -GND_V=4 -GTQ=100 -GFE=1"
   [s2wideq]="-GMODE=2 -GNT=32 -GFID_W=31 -GTYPE_W=16 -GVAL_W=32 -GND_F=8 -GND_V=8 -GSK=12 -GSD=64 -GSO=12 -GTQ=1000"
   [lpaper]="-GLEAN=1"
   [lwide]="-GLEAN=1 -GNT=31 -GFID_W=31 -GTYPE_W=8 -GVAL_W=16 -GND_F=8 -GND_T=1 -GND_V=5"
@@ -40,7 +41,7 @@ declare -A SETS=(
 : > "$W/jobs"
 i=0
 for s in paper nd2 nd4 nt16 fid8 wide tiny stack swide stiny s2 s2wide s2tiny \
-         s2q s2wideq lpaper lwide ltiny lwide32; do
+         s2q s2wideq s2fe lpaper lwide ltiny lwide32; do
   case $s in
     paper|stack|s2|lpaper) widths="8 16 32 64" ;;
     *) widths=$(( 8 << (i % 4) )); i=$((i + 1)) ;;
@@ -70,6 +71,8 @@ t "lint iverilog -g2005 trc_enc MODE=2" \
   iverilog -g2005 -Wall -P trc_enc.MODE=2 -s trc_enc -o "$W/enc_s2.vvp" $I_V
 t "lint iverilog -g2005 trc_enc MODE=2 TQ=100" \
   iverilog -g2005 -Wall -P trc_enc.MODE=2 -P trc_enc.TQ=100 -s trc_enc -o "$W/enc_s2q.vvp" $I_V
+t "lint iverilog -g2005 trc_enc MODE=2 FE=1" \
+  iverilog -g2005 -Wall -P trc_enc.MODE=2 -P trc_enc.FE=1 -s trc_enc -o "$W/enc_s2fe.vvp" $I_V
 t "lint iverilog -g2005 trc_core" \
   iverilog -g2005 -Wall -s trc_core -o "$W/core.vvp" $I_V
 t "lint iverilog -g2005 trc_core LEAN=1 FIFO_AW=0 DROP_W=17" \
@@ -83,6 +86,8 @@ t "lint yosys prep trc_enc MODE=2" \
   yosys -q -p "read_verilog $Y_V; chparam -set MODE 2 trc_enc; prep -top trc_enc; check -assert"
 t "lint yosys prep trc_enc MODE=2 TQ=100" \
   yosys -q -p "read_verilog $Y_V; chparam -set MODE 2 -set TQ 100 trc_enc; prep -top trc_enc; check -assert"
+t "lint yosys prep trc_enc MODE=2 FE=1" \
+  yosys -q -p "read_verilog $Y_V; chparam -set MODE 2 -set FE 1 trc_enc; prep -top trc_enc; check -assert"
 t "lint yosys prep trc_core" \
   yosys -q -p "read_verilog $Y_V; prep -top trc_core; check -assert"
 t "lint yosys prep trc_enc LEAN=1 OUT_W=8" \
@@ -105,6 +110,8 @@ t "param check verilator MODE=2 TQ=50" stops_with "TQ" \
   verilator --lint-only -Wno-fatal -GMODE=2 -GTQ=50 --top-module trc_enc $V_V
 t "param check yosys MODE=1 TQ=100" stops_with "TQ" \
   yosys -q -p "read_verilog $Y_V; chparam -set MODE 1 -set TQ 100 trc_enc; prep -top trc_enc"
+t "param check verilator MODE=1 FE=1" stops_with "FE" \
+  verilator --lint-only -Wno-fatal -GMODE=1 -GFE=1 --top-module trc_enc $V_V
 t "param check verilator MODE=1 SK=13" stops_with "SK" \
   verilator --lint-only -Wno-fatal -GMODE=1 -GSK=13 --top-module trc_enc $V_V
 t "param check yosys MODE=1 SD=0" stops_with "SD" \
