@@ -16,7 +16,7 @@ SIM2Q=build/sim/enc_s2q/Vtrc_sim_enc
 mkdir -p $W reports
 rm -f $W/*.abl $W/*.abl.tmp $W/quanta.tmp $W/sizes.tmp
 VARIANTS="paper +stack +event stack -stack -event -mode -hit sk6 sk8 sk12 sd1 sd4 sd64"
-VARIANTS2="stack +sk12 +noflip +nd4 +phase +os stack2 -phase2 -os2 -nd4 -noflip2 s2sk11 s2so8 s2nd5 +match +match1"
+VARIANTS2="stack +sk12 +noflip +nd4 +phase +os stack2 -phase2 -os2 -nd4 -noflip2 s2sk11 s2so8 s2nd5 +fresh +match +match1"
 VARIANTS3="stack2 tq10 tq100 tq1000 +dd +mtf +osown +ospair +oslz"
 sample=$(cd tests/data && ls *_t*.txt.xz | sed 's/\.txt\.xz$//')
 os=$(cd tests/data && ls os/*_t*.txt.xz | sed 's/\.txt\.xz$//')
@@ -45,6 +45,7 @@ for t in $sample $os; do
   build/trc compress --raw $W/$n.txt $W/$n.paper
   build/trc compress --raw --mode stack $W/$n.txt $W/$n.stack
   build/trc compress --raw --mode stack2 $W/$n.txt $W/$n.stack2
+  build/trc compress --raw --mode stack2 --fresh $W/$n.txt $W/$n.stack2fe
   # The time quantum the trace allows: the largest of 1000, 100, 10 ticks
   # that divides every delta (1: none).
   q=$(awk '!/^#/ && NF { if ($1 % 1000) a = 1; if ($1 % 100) b = 1; if ($1 % 10) c = 1 }
@@ -55,6 +56,8 @@ for t in $sample $os; do
     build/trc decompress --raw --mode $m $W/$n.$m $W/$n.back
     cmp -s $W/$n.back $W/$n.pback || { echo "stack-report: $n: $m round trip differs" >&2; exit 1; }
   done
+  build/trc decompress --raw --mode stack2 --fresh $W/$n.stack2fe $W/$n.back
+  cmp -s $W/$n.back $W/$n.pback || { echo "stack-report: $n: stack2 FE round trip differs" >&2; exit 1; }
   build/trc decompress --raw --mode stack2 --quantum $q $W/$n.stack2q $W/$n.back
   cmp -s $W/$n.back $W/$n.pback || { echo "stack-report: $n: stack2 TQ $q round trip differs" >&2; exit 1; }
   echo "$n $q" >> $W/quanta.tmp
@@ -78,10 +81,11 @@ for t in $sample $os; do
   z=$(zstd -q -19 -c $W/$n.bin | wc -c)
   l=$(lz4 -q -1 -c $W/$n.bin | wc -c)
   p=$(size $W/$n.paper) s=$(size $W/$n.stack) s2=$(size $W/$n.stack2) s2q=$(size $W/$n.stack2q)
+  s2f=$(size $W/$n.stack2fe)
   l12=$(size $W/$n.l12) l16=$(size $W/$n.l16)
-  row="| $t | $recs | $(bpr $p $recs) | $(bpr $s $recs) | **$(bpr $s2 $recs)** | $(awk -v a=$s2 -v b=$p 'BEGIN { printf "%.3f", a / b }') | $(bpr $l12 $recs) | $(bpr $l16 $recs) | $(bpr $g $recs) | $(bpr $z $recs) | $(bpr $l $recs) | $r1 | $r2 ($i2) | $q | $(bpr $s2q $recs) | $rq |"$'\n'
+  row="| $t | $recs | $(bpr $p $recs) | $(bpr $s $recs) | **$(bpr $s2 $recs)** | $(awk -v a=$s2 -v b=$p 'BEGIN { printf "%.3f", a / b }') | $(bpr $s2f $recs) | $(bpr $l12 $recs) | $(bpr $l16 $recs) | $(bpr $g $recs) | $(bpr $z $recs) | $(bpr $l $recs) | $r1 | $r2 ($i2) | $q | $(bpr $s2q $recs) | $rq |"$'\n'
   case $t in os/*) rows_os+="$row" ;; *) rows+="$row" ;; esac
-  targets+="- $t: stack mode 2 (TQ 1) <= gzip -9: $(verdict $s2 $g); <= paper mode: $(verdict $s2 $p); <= 1.3 x zstd -19 (moonshot): $(verdict $s2 $(( z * 13 / 10 ))); RTL records/clock $r2 (input side $i2); with its time quantum (TQ $q, what \`trc compress --mode stack2\` into a .trc uses) <= gzip -9: $(verdict $s2q $g), <= paper mode: $(verdict $s2q $p), RTL records/clock $rq"$'\n'
+  targets+="- $t: stack mode 2 (TQ 1) <= gzip -9: $(verdict $s2 $g); <= paper mode: $(verdict $s2 $p); with fresh entries (FE) <= gzip -9: $(verdict $s2f $g); <= 1.3 x zstd -19 (moonshot): $(verdict $s2 $(( z * 13 / 10 ))); RTL records/clock $r2 (input side $i2); with its time quantum (TQ $q, what \`trc compress --mode stack2\` into a .trc uses) <= gzip -9: $(verdict $s2q $g), <= paper mode: $(verdict $s2q $p), RTL records/clock $rq"$'\n'
   echo "$n $s $s2" >> $W/sizes.tmp
   rm -f $W/$n.back $W/$n.pback $W/$n.l12 $W/$n.l16 $W/$n.bin $W/$n.txt
 done
@@ -98,9 +102,10 @@ ablrow() {  # ablrow TRACE VARIANTS...: one table row
 abl_rows=""; abl2_rows=""; abl3_rows=""
 for t in $sample $os; do
   n=$(name $t)
-  for m in stack stack2; do
+  for m in stack stack2 +fresh; do
+    f=$m; [ $m = +fresh ] && f=stack2fe
     a=$(awk -v v=$m '$1 == v { print $3; exit }' $W/$n.abl)
-    [ "$a" = "$(size $W/$n.$m)" ] || { echo "stack-report: $n: ablation $m $a bytes, model $(size $W/$n.$m)" >&2; exit 1; }
+    [ "$a" = "$(size $W/$n.$f)" ] || { echo "stack-report: $n: ablation $m $a bytes, model $(size $W/$n.$f)" >&2; exit 1; }
   done
   q=$(awk -v n=$n '$1 == n { print $2 }' $W/quanta.tmp)
   if [ "$q" != 1 ]; then
@@ -140,12 +145,15 @@ hdr() { echo "| trace | $(sed 's/ / | /g' <<<"$1") |"; echo "|---|$(for v in $1;
   echo "byte with the model). The stack 2 column is TQ 1, as a bare stream and the"
   echo "RTL's default have it; \`trc compress --mode stack2\` from a file into a .trc"
   echo "finds the trace's TQ by itself (docs/stack-mode.md), so its size is the"
-  echo "stack 2 TQ column's."
+  echo "stack 2 TQ column's. Stack 2 FE: stack mode 2 with fresh entries"
+  echo "(\`--mode stack2 --fresh\`, TQ 1, docs/format.md 4.8; the RTL with FE is"
+  echo "checked in tests/t_rtl.sh, and reports/stack_cold.md measures what FE is"
+  echo "for: short traces and frequent SYNCs)."
   echo
   echo "## Sizes"
   echo
-  H="| trace | records | paper | stack | stack 2 | stack 2 / paper | LZ4 core 4 KB | LZ4 core 64 KB | gzip -9 | zstd -19 | lz4 -1 | RTL stack records/clock | RTL stack 2 records/clock | TQ | stack 2 TQ | RTL stack 2 TQ records/clock |"
-  S="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  H="| trace | records | paper | stack | stack 2 | stack 2 / paper | stack 2 FE | LZ4 core 4 KB | LZ4 core 64 KB | gzip -9 | zstd -19 | lz4 -1 | RTL stack records/clock | RTL stack 2 records/clock | TQ | stack 2 TQ | RTL stack 2 TQ records/clock |"
+  S="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   echo "$H"; echo "$S"
   printf '%s' "$rows"
   echo
@@ -179,8 +187,8 @@ hdr() { echo "| trace | $(sed 's/ / | /g' <<<"$1") |"; echo "|---|$(for v in $1;
   echo "flip in the function dictionary), +nd4 (15-entry function and value"
   echo "dictionaries), +phase (NEAR phase), +os (OS context table, class bit), stack2"
   echo "(NPX: stack mode 2); -X: stack mode 2 without one piece; s2sk11, s2so8, s2nd5:"
-  echo "another size; +match, +match1: a match model on top (not in the format, see"
-  echo "docs/stack-mode.md)."
+  echo "another size; +fresh: fresh entries (FE, in the format); +match, +match1: a"
+  echo "match model on top (not in the format, see docs/stack-mode.md)."
   echo
   hdr "$VARIANTS2"
   printf '%s' "$abl2_rows"

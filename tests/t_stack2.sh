@@ -137,6 +137,8 @@ n=os_tools_cpu0_t10
 t stack2_fresh_header bash -c "test \$(od -An -tu1 -j13 -N1 $W/$n.fe.trc | tr -d ' ') = 130"
 t stack2_fresh_stats_format bash -c "$TRC stats $W/$n.fe.trc | grep -qx 'format: stack mode 2, NT 23, FID_W 15, TYPE_W 7, VAL_W 16, ND 4/3/4, SK 12, SD 16, SO 9, TQ 100, fresh entries'"
 t stack2_fresh_raw_quantum bash -c "$TRC compress --raw --mode stack2 --fresh --quantum 100 $W/$n.txt $W/fe.bin && $TRC decompress --raw --mode stack2 --fresh --quantum 100 $W/fe.bin - | cmp - $W/$n.canon && ! $TRC decompress --raw --mode stack2 --quantum 100 $W/fe.bin - 2>/dev/null | cmp -s - $W/$n.canon"
+# the core's bare stream with SYNCs, framed afterwards (trc frame) with FE
+t stack2_fresh_frame_of_bare_stream bash -c "$TRC compress --raw --mode stack2 --fresh --sync-every 500 $W/$n.txt $W/feb.bin && $TRC frame --mode stack2 --fresh $W/feb.bin $W/feb.trc && $TRC decompress $W/feb.trc - | cmp - $W/$n.canon && test \$(od -An -tu1 -j13 -N1 $W/feb.trc | tr -d ' ') = 3"
 expect_fail stack2_fresh_needs_stack2 "--fresh needs --mode stack2" $TRC compress --mode stack --fresh $W/$n.txt $W/x.trc
 n=lua_errors_t1
 head -n 202 $W/$n.txt > $W/short.txt
