@@ -1,7 +1,8 @@
 /*
  * fuzz_decode.c - libFuzzer target for the stream decoder and the container
  * header reader. Byte 0 picks a parameter set (bits 0-2), stack mode (bit 3)
- * and its table bits and stack depth (bits 4-7); the rest is a .trc file (if it
+ * and its table bits and stack depth (bits 4-7; in stack mode 2 bit 4 also
+ * a time quantum and bit 5 fresh entries); the rest is a .trc file (if it
  * starts with the magic) or a bare stream. The decoder must end in records or
  * an error, never crash, read out of bounds or loop. Decoding in two chunks
  * must give the same records and error as decoding in one. A container of
@@ -85,6 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.tq = p.mode == TRC_MODE_STACK2 && (data[0] & 16u) ? 100u : 1u;
         if (trc_params_check(&p) != TRC_OK)
             p.tq = 1u;
+        /* and with fresh entries (bit 5) */
+        p.fe = p.mode == TRC_MODE_STACK2 && (data[0] & 32u) ? 1u : 0u;
     }
     const uint8_t *s = data + 1;
     size_t len = size - 1;
