@@ -55,7 +55,11 @@ def run(cmd, log):
     """Runs cmd (list) in ROOT, output to log; returns (rc, seconds)."""
     t0 = time.time()
     with open(log, "w") as f:
-        rc = subprocess.call(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
+        try:
+            rc = subprocess.call(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
+        except FileNotFoundError:
+            sys.exit("flow.py: %s: command not found (tools/install-deps.sh --fpga, "
+                     "which make fpga runs, installs the FPGA tools)" % cmd[0])
     return rc, time.time() - t0
 
 
@@ -261,7 +265,11 @@ def place_route(name, dev, seed, out, wrapped):
     """flow.py pnr: one placer seed on the wrapped netlist."""
     dv = DEVICES[dev]
     os.makedirs(os.path.dirname(out) or os.curdir, exist_ok=True)
-    w = json.load(open(wrapped))
+    try:
+        w = json.load(open(wrapped))
+    except (OSError, ValueError) as e:
+        sys.exit("flow.py pnr: %s: cannot read the wrapped netlist's result (%s; "
+                 "flow.py wrap makes it)" % (wrapped, e))
     res = {"design": name, "dev": dev, "seed": seed, "top": w["top"],
            "params": DESIGNS[name].params, "ok": False, "synth_command": w["command"]}
     if w.get("note"):

