@@ -877,9 +877,9 @@ static TRC_HOT_INLINE size_t paper_run(trc_decoder *d, bitr *r,
 }
 
 /* 0: no run; 1: paper_run() with the paper's widths as constants; 2: with
- * d's widths (paper mode, every record's fields within 57 bits); 3 and 4:
- * no run, the stack modes' decoders with trc_stk_consts[0] or [1] for d's
- * parameters. */
+ * d's widths (paper mode, every record's fields within 57 bits); 3, 4 and
+ * 5: the stack modes' decoders with trc_stk_consts[0], [1] or [2] (stack
+ * mode 2 with fresh entries) for d's parameters. */
 static int run_kind(const trc_decoder *d)
 {
     const trc_params *p = &d->p;
@@ -925,6 +925,21 @@ static void run_syms(uint8_t tab[64], unsigned hm, int with_np, int split)
         tab[i] = (uint8_t)(trc_stk_rank_sym(&en, with_np, split, i) |
                            (i + (i < last)) << 4);
     memset(tab + last + 1u, tab[last], 63u - last);
+}
+
+/* Stack mode 2's run_syms() tables, t[with NP][split][h << 1 | m], built
+ * once a call of trc_decode(): with fresh entries its runs stop at every
+ * fresh entry, thousands of times in a trace. */
+typedef struct {
+    uint8_t t[2][2][4][64];
+} s2syms_tab;
+
+static void stack2_syms(s2syms_tab *s)
+{
+    for (unsigned np = 0; np < 2u; np++)
+        for (unsigned sp = 0; sp < 2u; sp++)
+            for (unsigned hm = 0; hm < 4u; hm++)
+                run_syms(s->t[np][sp][hm], hm, (int)np, (int)sp);
 }
 
 /* The payload of a run's delta symbol of kind k (stack_run(), stack2_run()):
@@ -1120,38 +1135,36 @@ static size_t stack_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap)
     return stack_run(d, r, dst, cap);
 }
 
-/* Stack mode 2's function records with trc_stk_consts[1]'s parameters
- * (time quantum 1), decoded in a run while the last record was not an OS
- * record (pk = 0). It reads the same bits and makes the same state changes
- * and trc_stats figures as get_stack2() in get_record(), record for record:
- * the context index, the NEAR phase's update from the old pd and the
- * entry's delta update are the same functions of trc_stack.h, the symbol
- * of a rank comes from a table that trc_stk_rank_sym() fills, a quantum of
- * 1 leaves deltas as they are (no raw ESC), and what differs is where the
- * state lives, as in stack_run(). A record's NP, event class, delta symbol
- * and payload are cut from one 64-bit load (at least 57 stream bits; NP
- * 12, the class 2, the delta symbol 12 and ESC's payload NZ + NT - 1 at
- * most), its dictionary code from a second one. The run stops before a
- * record it cannot take (class 11, an OS record; a code that get_record()
- * rejects as corrupt: it is left to say so) and before the last SAFE_BITS
- * of the input, as paper_run() does. Needs d->carry == 0. Returns the
- * records written to dst[0..cap). */
+/* Stack mode 2's function records with trc_stk_consts[1]'s parameters (time
+ * quantum 1), or [2]'s (fresh entries), decoded in a run while the last
+ * record was not an OS record (pk = 0) and, with fresh entries, while the
+ * record's context entry is not fresh. It reads the same bits and makes the
+ * same state changes and trc_stats figures as get_stack2() in get_record(),
+ * record for record: the context index, the NEAR phase's update from the
+ * old pd and the entry's delta update are the same functions of
+ * trc_stack.h, the symbol of a rank comes from a table that
+ * trc_stk_rank_sym() fills, a quantum of 1 leaves deltas as they are (no
+ * raw ESC), and what differs is where the state lives, as in stack_run(). A
+ * record's NP, event class, delta symbol and payload are cut from one
+ * 64-bit load (at least 57 stream bits; NP 12, the class 2, the delta
+ * symbol 12 and ESC's payload NZ + NT - 1 at most), its dictionary code
+ * from a second one. The run stops before a record it cannot take (class
+ * 11, an OS record; a code that get_record() rejects as corrupt: it is left
+ * to say so) and before the last SAFE_BITS of the input, as paper_run()
+ * does. Needs d->carry == 0. Returns the records written to dst[0..cap). */
 static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
-                                        trc_record *dst, size_t cap)
+                                        trc_record *dst, size_t cap,
+                                        const s2syms_tab *syms_in,
+                                        const int fresh)
 {
-    const trc_params *p = &trc_stk_consts[1];
+    const trc_params *p = &trc_stk_consts[1 + fresh];
     enum { NZ = TRC_PAPER_NZ, ND = 4, SD = 16, DSIZE = 15 };
     const unsigned nt = p->nt, fw = p->fid_w;
     const uint32_t dmax = (UINT32_C(1) << nt) - 1u, flip = UINT32_C(1) << fw;
     trc_stk *s = &d->stk;
     if (s->pk)
         return 0;
-    /* syms[with NP][split][h << 1 | m][leading ones]: run_syms() */
-    uint8_t syms[2][2][4][64];
-    for (unsigned np = 0; np < 2u; np++)
-        for (unsigned sp = 0; sp < 2u; sp++)
-            for (unsigned hm = 0; hm < 4u; hm++)
-                run_syms(syms[np][sp][hm], hm, (int)np, (int)sp);
+    const uint8_t(*syms)[2][4][64] = syms_in->t;
     static const uint8_t sym_kind[SYM__COUNT] = {0, 1, 2, 2, 2, 2, 2, 2, 2,
                                                  2, 0, 3, 1, 0};
     const uint8_t *src = r->src;
@@ -1176,6 +1189,8 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
         unsigned idx = trc_stk_index_of(p, top, prev);
         trc_pentry *ep = &s->tab[idx];
         trc_pentry en = trc_stk_run_load(ep);
+        if (trc_stk_fresh(p, &en)) /* get_stack2() decodes it */
+            break;
         unsigned hm = (unsigned)en.h << 1 | en.m;
         unsigned split = ld != TRC_LD_NONE;
         /* get_sym(): the leading ones (64 -> 63) */
@@ -1268,10 +1283,18 @@ static TRC_HOT_INLINE size_t stack2_run(trc_decoder *d, bitr *r,
     return n;
 }
 
-/* stack2_run() out of line, as stack_runs(). */
-static size_t stack2_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap)
+/* stack2_run() out of line, as stack_runs(), once without fresh entries
+ * and once with them. */
+static size_t stack2_runs(trc_decoder *d, bitr *r, trc_record *dst, size_t cap,
+                          const s2syms_tab *syms)
 {
-    return stack2_run(d, r, dst, cap);
+    return stack2_run(d, r, dst, cap, syms, 0);
+}
+
+static size_t stack2_fe_runs(trc_decoder *d, bitr *r, trc_record *dst,
+                             size_t cap, const s2syms_tab *syms)
+{
+    return stack2_run(d, r, dst, cap, syms, 1);
 }
 
 /* trc_decode() with run = run_kind(d); compiled once for run = 0,
@@ -1298,6 +1321,9 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
      * state and bits), so a record is decoded whole or not at all. */
     trc_decoder save;
     undo_log undo;
+    s2syms_tab s2syms;
+    if (run >= 4)
+        stack2_syms(&s2syms);
     bitr save_r = r;
     size_t save_n = 0;
     int saved = 0;
@@ -1317,10 +1343,11 @@ static TRC_HOT_INLINE trc_error decode(trc_decoder *d, const uint8_t *src,
             if (n == cap || r.pos >= r.end)
                 break;
         }
-        if ((run == 3 || run == 4) && d->carry == 0 && !d->closing && room) {
+        if (run >= 3 && d->carry == 0 && !d->closing && room) {
             bitr rr = r;
-            size_t k = run == 3 ? stack_runs(d, &rr, dst + n, cap - n)
-                                : stack2_runs(d, &rr, dst + n, cap - n);
+            size_t k = run == 3   ? stack_runs(d, &rr, dst + n, cap - n)
+                       : run == 4 ? stack2_runs(d, &rr, dst + n, cap - n, &s2syms)
+                                  : stack2_fe_runs(d, &rr, dst + n, cap - n, &s2syms);
             n += k;
             d->count += (uint32_t)k; /* every record of a run is a trace record */
             r = rr;
@@ -1400,6 +1427,7 @@ trc_error trc_decode(trc_decoder *d, const uint8_t *src, size_t len,
     case 2: return decode(d, src, len, src_used, dst, cap, n_out, final, 2);
     case 3: return decode(d, src, len, src_used, dst, cap, n_out, final, 3);
     case 4: return decode(d, src, len, src_used, dst, cap, n_out, final, 4);
+    case 5: return decode(d, src, len, src_used, dst, cap, n_out, final, 5);
     default: return decode(d, src, len, src_used, dst, cap, n_out, final, 0);
     }
 }

@@ -511,9 +511,9 @@ static TRC_HOT_INLINE size_t paper_run(trc_encoder *e, bitw *wp,
 }
 
 /* 0: no run; 1: paper_run() with the paper's widths as constants; 2: with
- * e's widths (paper mode, each of its puts within 56 bits); 3 and 4: no
- * run, the stack modes' coders with trc_stk_consts[0] or [1] for e's
- * parameters. */
+ * e's widths (paper mode, each of its puts within 56 bits); 3, 4 and 5:
+ * the stack modes' coders with trc_stk_consts[0], [1] or [2] (stack mode 2
+ * with fresh entries) for e's parameters. */
 static int run_kind(const trc_encoder *e)
 {
     const trc_params *p = &e->p;
@@ -814,9 +814,10 @@ static void stack2_codes(uint32_t tab[256])
 }
 
 /* Stack mode 2's common records with trc_stk_consts[1]'s parameters (time
- * quantum 1), coded in a run: valid function records whose delta needs no
- * TIME_EXT, while the last record was not an OS record (pk = 0: no OS
- * context entry codes first). It codes the same bits and makes the same
+ * quantum 1), or [2]'s with fe (fresh entries), coded in a run: valid
+ * function records whose delta needs no TIME_EXT, while the last record was
+ * not an OS record (pk = 0: no OS context entry codes first), and, with
+ * fresh entries, whose context entry is not fresh. It codes the same bits and makes the same
  * state changes as put_stack2() with trc_stk_update(), record for record:
  * the context index, the symbol choice (with the NEAR phase ld) and the
  * entry's delta update are the same functions of trc_stack.h, the NEAR
@@ -834,17 +835,16 @@ static void stack2_codes(uint32_t tab[256])
  * the records it took. */
 static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
                                         const trc_record *src, size_t n,
-                                        size_t limit)
+                                        size_t limit, const uint32_t *codes,
+                                        const int fe)
 {
-    const trc_params *p = &trc_stk_consts[1];
+    const trc_params *p = &trc_stk_consts[1 + fe];
     enum { NZ = TRC_PAPER_NZ, SD = 16 };
     const unsigned nd = p->nd_f, dsize = (1u << nd) - 1u; /* below 16 */
-    uint32_t codes[256];
     trc_stk *s = &e->stk;
     trc_dict *fd = &e->fdict;
     if (s->pk)
         return 0;
-    stack2_codes(codes);
     uint32_t ring[SD];
     memcpy(ring, s->stack, sizeof ring);
     unsigned t = s->t, c = s->c, ld = s->ld;
@@ -864,6 +864,8 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
         unsigned idx = trc_stk_index_of(p, top, prev);
         trc_pentry *ep = &s->tab[idx];
         trc_pentry en = trc_stk_run_load(ep);
+        if (trc_stk_fresh(p, &en)) /* put_stack2() codes it */
+            break;
         int pred = key == en.key;
         unsigned split = ld != TRC_LD_NONE;
         unsigned sym = trc_stk_symbol(&en, d, ld);
@@ -924,11 +926,18 @@ static TRC_HOT_INLINE size_t stack2_run(trc_encoder *e, bitw *wp,
     return i;
 }
 
-/* stack2_run() out of line, as stack_runs(). */
+/* stack2_run() out of line, as stack_runs(), once without fresh entries
+ * and once with them. */
 static size_t stack2_runs(trc_encoder *e, bitw *w, const trc_record *src,
-                          size_t n, size_t limit)
+                          size_t n, size_t limit, const uint32_t *codes)
 {
-    return stack2_run(e, w, src, n, limit);
+    return stack2_run(e, w, src, n, limit, codes, 0);
+}
+
+static size_t stack2_fe_runs(trc_encoder *e, bitw *w, const trc_record *src,
+                             size_t n, size_t limit, const uint32_t *codes)
+{
+    return stack2_run(e, w, src, n, limit, codes, 1);
 }
 
 /* trc_encode() with run = run_kind(e); compiled once for run = 0, where
@@ -954,6 +963,11 @@ static TRC_HOT_INLINE trc_error encode(trc_encoder *e, const trc_record *src,
     const uint32_t fmask = (uint32_t)((UINT64_C(1) << p->fid_w) - 1u);
     const uint64_t vmax = (UINT64_C(1) << p->val_w) - 1u;
     const uint32_t lost = TRC_TYPE_LOST(p);
+    /* stack mode 2's rank codes, built once a call: with fresh entries its
+     * runs stop at every fresh entry, thousands of times in a trace */
+    uint32_t s2codes[256];
+    if (run >= 4)
+        stack2_codes(s2codes);
     for (; i < n && w.pos <= limit; i++) {
         if ((run == 1 || run == 2) && !e->in_record) {
             bitw rw = w; /* w's address stays private to this loop */
@@ -969,9 +983,10 @@ static TRC_HOT_INLINE trc_error encode(trc_encoder *e, const trc_record *src,
             if (i == n || w.pos > limit)
                 break;
         }
-        if (run == 4 && !e->in_record) {
+        if ((run == 4 || run == 5) && !e->in_record) {
             bitw rw = w;
-            i += stack2_runs(e, &rw, src + i, n - i, limit);
+            i += run == 4 ? stack2_runs(e, &rw, src + i, n - i, limit, s2codes)
+                          : stack2_fe_runs(e, &rw, src + i, n - i, limit, s2codes);
             w = rw;
             if (i == n || w.pos > limit)
                 break;
@@ -1025,6 +1040,7 @@ trc_error trc_encode(trc_encoder *e, const trc_record *src, size_t n,
     case 2: return encode(e, src, n, n_used, dst, cap, dst_len, 2);
     case 3: return encode(e, src, n, n_used, dst, cap, dst_len, 3);
     case 4: return encode(e, src, n, n_used, dst, cap, dst_len, 4);
+    case 5: return encode(e, src, n, n_used, dst, cap, dst_len, 5);
     default: return encode(e, src, n, n_used, dst, cap, dst_len, 0);
     }
 }

@@ -110,27 +110,28 @@ static inline unsigned trc_stk_rank_sym(const trc_pentry *e, int with_np,
 }
 
 /* The default parameters of the two stack modes (trc_params_stack(),
- * trc_params_stack2()) as constants. The coders compile a copy of their
- * loop that reads its parameters from these, so that every shift, mask,
- * index fold and table size is a constant there; trc_stk_consts_of()
- * says which copy fits p. */
-static const trc_params trc_stk_consts[2] = {
+ * trc_params_stack2()), stack mode 2's without and with fresh entries, as
+ * constants. The coders compile a copy of their loop that reads its
+ * parameters from these, so that every shift, mask, index fold and table
+ * size is a constant there; trc_stk_consts_of() says which copy fits p. */
+static const trc_params trc_stk_consts[3] = {
     {23, 15, 7, 16, 3, 3, 3, TRC_MODE_STACK, 9, 16, 0, 1, 1, 0},
     {23, 15, 7, 16, 4, 3, 4, TRC_MODE_STACK2, 12, 16, 9, 1, 1, 0},
+    {23, 15, 7, 16, 4, 3, 4, TRC_MODE_STACK2, 12, 16, 9, 1, 1, 1},
 };
 
-/* 1 when p codes as trc_stk_consts[0], 2 as trc_stk_consts[1], else 0
- * (fields that no stack mode reads are not compared). */
+/* k + 1 when p codes as trc_stk_consts[k], else 0 (fields that no stack
+ * mode reads are not compared). */
 static inline int trc_stk_consts_of(const trc_params *p)
 {
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         const trc_params *c = &trc_stk_consts[k];
         if (p->mode == c->mode && p->nt == c->nt && p->fid_w == c->fid_w &&
             p->type_w == c->type_w && p->val_w == c->val_w &&
             p->nd_f == c->nd_f && p->nd_t == c->nd_t && p->nd_v == c->nd_v &&
             p->sk == c->sk && p->sd == c->sd && TRC_TQ(p) == TRC_TQ(c) &&
             (p->mode == TRC_MODE_STACK || p->so == c->so) && p->cpus <= 1u &&
-            !p->fe)
+            p->fe == c->fe)
             return k + 1;
     }
     return 0;
@@ -241,10 +242,11 @@ static inline void trc_stk_delta_update(trc_pentry *e, uint32_t d)
 
 /* The record runs' copy of entry *ep: the fields stack mode reads (not
  * val), as a local kept in registers (the runs' output stores may alias
- * the table). */
+ * the table). The runs take no record of a fresh entry, so a run's store
+ * leaves w as it was. */
 static inline trc_pentry trc_stk_run_load(const trc_pentry *ep)
 {
-    trc_pentry en = {ep->key, 0, ep->pd, ep->kb, ep->m, ep->h, 0};
+    trc_pentry en = {ep->key, 0, ep->pd, ep->kb, ep->m, ep->h, ep->w};
     return en;
 }
 

@@ -619,6 +619,10 @@ static void call_trace(const trc_params *p, trc_record *r, size_t n)
     }
 }
 
+/* The three stack-mode coders with runs of their own: stack mode, stack
+ * mode 2 without and with fresh entries. */
+static const char *const run_names[3] = {"stack", "stack2_no_fresh", "stack2"};
+
 /* Encoders and decoders take stack mode's common records in a run of their
  * own for the modes' default parameters (see run_kind() in model/). The
  * reference is the record-at-a-time path: trc_encode_raw() of each lowered
@@ -630,8 +634,11 @@ static void test_stack_run_same_as_single(void)
     enum { N = 4000 };
     static trc_record in[N], whole[N + 8], bytewise[N + 8];
     static uint8_t a[N * 40], b[N * 40];
-    trc_params ps[2] = {trc_params_stack(), trc_params_stack2()};
-    for (int k = 0; k < 2; k++) {
+    /* stack mode, stack mode 2 without and with fresh entries */
+    trc_params ps[3] = {trc_params_stack(), trc_params_stack2(), trc_params_stack2()};
+    ps[1].fe = 0;
+    ps[2].fe = 1;
+    for (int k = 0; k < 3; k++) {
         const trc_params *p = &ps[k];
         int ok = 1;
         for (unsigned seed = 1; seed <= 3; seed++) {
@@ -662,8 +669,9 @@ static void test_stack_run_same_as_single(void)
                   same(in, whole, N) && st.predicted > N / 5 &&
                   st.top_exits > 0 && st.time_ext > 0 && st.lost > 0;
         }
-        check(ok, k ? "stack2_run_same_as_single_records"
-                    : "stack_run_same_as_single_records");
+        char name[64];
+        snprintf(name, sizeof name, "%s_run_same_as_single_records", run_names[k]);
+        check(ok, name);
     }
 }
 
@@ -684,6 +692,7 @@ static void test_stack_sync_rollback(void)
     static trc_record in[N], whole[N + 8], bytewise[N + 8], chunked[N + 8];
     static uint8_t b[N * 40];
     trc_params ps[3] = {trc_params_stack(), trc_params_stack2(), trc_params_stack2()};
+    ps[1].fe = 0;
     ps[2].fe = 1;
     /* k 0..7: stack, stack2 in turn; 8..11: stack2 with fresh entries */
     for (int k = 0; k < 12; k++) {
@@ -756,8 +765,10 @@ static void test_stack_run_rejects(void)
 {
     enum { N = 40, BAD = 30 };
     static uint8_t out[N * 40];
-    trc_params ps[2] = {trc_params_stack(), trc_params_stack2()};
-    for (int k = 0; k < 2; k++) {
+    trc_params ps[3] = {trc_params_stack(), trc_params_stack2(), trc_params_stack2()};
+    ps[1].fe = 0;
+    ps[2].fe = 1;
+    for (int k = 0; k < 3; k++) {
         const trc_params *p = &ps[k];
         int ok = 1;
         for (int bad = 0; bad < 2; bad++) {
@@ -778,8 +789,9 @@ static void test_stack_run_rejects(void)
             ok &= err != TRC_OK && err == trc_record_check(p, &in[BAD]) &&
                   used == BAD;
         }
-        check(ok, k ? "stack2_run_rejects_bad_records"
-                    : "stack_run_rejects_bad_records");
+        char name[64];
+        snprintf(name, sizeof name, "%s_run_rejects_bad_records", run_names[k]);
+        check(ok, name);
     }
 }
 
@@ -967,6 +979,7 @@ static void test_stack_sync_and_errors(void)
 static void test_stack2_worked_example(void)
 {
     trc_params p = trc_params_stack2(); /* SK 12, SD 16, SO 9, ND 4,3,4 */
+    p.fe = 0; /* the example of the rules without fresh entries */
     trc_record r[] = {
         R(3, TRC_ENTRY, 0, 0), R(4, TRC_ENTRY, 0, 0), R(3, TRC_ENTRY, 0, 0),
         R(9, TRC_OS, 1, 7),    R(9, TRC_OS, 1, 7),    R(9, TRC_OS, 1, 7),
@@ -1039,6 +1052,7 @@ static void test_stack2_quantum_example(void)
 {
     trc_params p = trc_params_stack2();
     p.tq = 100;
+    p.fe = 0; /* as the example in 4.8: without fresh entries */
     trc_record r[] = {
         R(900, TRC_OS, 1, 7), R(950, TRC_OS, 1, 7), R(900, TRC_OS, 1, 7),
     };
