@@ -97,9 +97,9 @@ check: deps unit
 bench: deps $(B)/trc $(B)/trc_bench
 	@tests/bench.sh
 
-# The stack modes beside paper mode, the LZ4 core and gzip/zstd (slow, ~45 min).
+# The stack modes beside paper mode, the LZ4 core and gzip/zstd (slow, ~20 min).
 stack-report: deps $(B)/trc $(B)/lz4/trc_lz4 $(B)/sim/enc_stack/Vtrc_sim_enc \
-    $(B)/sim/enc_s2/Vtrc_sim_enc $(B)/sim/enc_s2q/Vtrc_sim_enc
+    $(B)/sim/enc_s2/Vtrc_sim_enc $(B)/sim/enc_s2fe/Vtrc_sim_enc $(B)/sim/enc_s2q/Vtrc_sim_enc
 	@tests/stack_report.sh
 
 demo: deps $(B)/trc $(DEMO_DEPS)

@@ -88,7 +88,8 @@ trc_params trc_params_paper(void);
 /* The same field widths in stack mode with SK 9 and SD 16. */
 trc_params trc_params_stack(void);
 /* Stack mode 2 (format.md 4.8): the paper's field widths, SK 12, SD 16,
- * SO 9, and 15-entry function and value dictionaries (ND 4, 3, 4). */
+ * SO 9, 15-entry function and value dictionaries (ND 4, 3, 4) and fresh
+ * entries (fe 1). */
 trc_params trc_params_stack2(void);
 /* Returns TRC_OK when every field is in range, else TRC_ERR_PARAM. More than
  * one CPU needs paper mode and an NT for which NT + 1 is not a power of two

@@ -68,6 +68,7 @@ trc_params trc_params_stack2(void)
     p.sk = 12;
     p.sd = 16;
     p.so = 9;
+    p.fe = 1;
     return p;
 }
 

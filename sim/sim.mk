@@ -58,16 +58,14 @@ SIM_P_s2fid8 := $(call with,$(SIM_P_fid8),ND_F=2 ND_T=2 ND_V=2) MODE=2 SK=10 SD=
 SIM_P_s2wide := $(SIM_P_wide) MODE=2 SK=11 SD=3 SO=7
 SIM_P_s2tiny := $(SIM_P_tiny) MODE=2 SK=4 SD=1 SO=4
 SIM_P_s2f    := $(SIM_P_s2) SYNC_EVERY=64
-# Stack mode 2 with a time quantum (TQ, docs/format.md 4.8): the sample
-# traces' deltas are not multiples of it (every delta raw), the OS captures'
-# are (tests/t_rtl.sh runs both).
-SIM_SETS     += s2q
-SIM_P_s2q    := $(SIM_P_s2) TQ=100
-# Stack mode 2 with fresh entries (FE, docs/format.md 4.8) and a time
-# quantum (tests/t_rtl.sh adds SYNCs, after which every entry is fresh
-# again); and the smallest format with them.
-SIM_SETS     += s2fe s2tinyfe
-SIM_P_s2fe   := $(SIM_P_s2q) FE=1
+# Stack mode 2 with fresh entries (FE, docs/format.md 4.8): its preset as
+# the host tools write it by default (tests/t_rtl.sh adds SYNCs, after
+# which every entry is fresh again), the same with a time quantum (TQ: the
+# sample traces' deltas are not multiples of it, every delta raw, the OS
+# captures' are; tests/t_rtl.sh runs both), and the smallest format.
+SIM_SETS     += s2fe s2q s2tinyfe
+SIM_P_s2fe   := $(SIM_P_s2) FE=1
+SIM_P_s2q    := $(SIM_P_s2fe) TQ=100
 SIM_P_s2tinyfe := $(SIM_P_s2tiny) FE=1
 # The lean encoder (LEAN = 1, rtl/trc_lean.v): the paper mode sets again,
 # the same harness and model.

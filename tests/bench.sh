@@ -158,8 +158,9 @@ summary() {
   echo
   echo "\`build/trc_bench TRACE $RUNS\` (tools/trc_bench.c): one process parses the"
   echo "trace once, then runs $RUNS rounds; each round times, in turn, the model"
-  echo "in paper, stack and stack2 mode (paper field widths; stack SK 9, stack2"
-  echo "SK 12, SD 16) encoding the records and decoding the stream, then"
+  echo "in paper, stack and stack2 mode (paper field widths; stack SK 9, SD 16;"
+  echo "stack2 its preset: SK 12, SD 16, SO 9, ND 4,3,4, fresh entries) encoding"
+  echo "the records and decoding the stream, then"
   echo "liblz4 (\`lz4 -1\`: frame, 4 MB independent blocks, content checksum) and"
   echo "libzstd (\`zstd -1\`: frame with checksum) compressing and decompressing"
   echo "the same records as trace bin v1 bytes, all in memory. Every round trip"

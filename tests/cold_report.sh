@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The stack modes' cold start: paper, stack, stack mode 2 and stack mode 2
-# with fresh entries (`--fresh`, docs/format.md 4.8), the C model's bare
-# streams, on the first N records of every sample trace and on whole traces
-# with a SYNC every N records. Prints markdown tables on stdout (bytes; bits
-# per record in the SYNC table). Checks on the way that
-# tools/stack_ablation.py's stack2 and +fresh equal the C model's sizes.
+# The stack modes' cold start: paper, stack, stack mode 2 without fresh
+# entries (`--no-fresh`) and with them (the default, docs/format.md 4.8),
+# the C model's bare streams, on the first N records of every sample trace
+# and on whole traces with a SYNC every N records. Prints markdown tables
+# on stdout (bytes; bits per record in the SYNC table). Checks on the way
+# that tools/stack_ablation.py's stack2 and +fresh equal the C model's
+# sizes.
 # Slow (about 30 minutes on one core): not part of make test.
 #   tests/cold_report.sh [TRACE-NAME ...]   (default: the six sample traces)
 set -euo pipefail
@@ -23,10 +24,11 @@ for n in $names; do
   xz -dc tests/data/$n.txt.xz > $W/$n.txt
   for k in 10 20 50 100 200 500 1000; do
     awk -v k=$k '/^#/ { print; next } NF && ++i > k { exit } NF { print }' $W/$n.txt > $W/head.txt
-    for m in paper stack stack2; do
+    for m in paper stack; do
       build/trc compress --raw --mode $m $W/head.txt $W/head.$m
     done
-    build/trc compress --raw --mode stack2 --fresh $W/head.txt $W/head.fe
+    build/trc compress --raw --mode stack2 --no-fresh $W/head.txt $W/head.stack2
+    build/trc compress --raw --mode stack2 $W/head.txt $W/head.fe
     p=$(size $W/head.paper); s2=$(size $W/head.stack2); f=$(size $W/head.fe)
     [ "$(abl $W/head.txt +fresh)" = "$f" ] || { echo "cold_report: $n: stack_ablation +fresh differs" >&2; exit 1; }
     echo "| $n | $k | $p | $(size $W/head.stack) | $s2 | $f |" \
@@ -43,10 +45,11 @@ for n in $names; do
   recs=$(grep -vc '^#' $W/$n.txt)
   for k in 100 1000 none; do
     opt=(); sy=(); [ $k = none ] || { opt=(--sync-every $k); sy=(--sync $k); }
-    for m in paper stack stack2; do
+    for m in paper stack; do
       build/trc compress --raw --mode $m "${opt[@]}" $W/$n.txt $W/$n.$m
     done
-    build/trc compress --raw --mode stack2 --fresh "${opt[@]}" $W/$n.txt $W/$n.fe
+    build/trc compress --raw --mode stack2 --no-fresh "${opt[@]}" $W/$n.txt $W/$n.stack2
+    build/trc compress --raw --mode stack2 "${opt[@]}" $W/$n.txt $W/$n.fe
     read -r s2py fpy < <(python3 tools/stack_ablation.py $W/$n.txt "${sy[@]}" stack2 +fresh |
                          awk '{ printf "%s ", $3 } END { print "" }')
     s2=$(size $W/$n.stack2); f=$(size $W/$n.fe)

@@ -3,15 +3,16 @@
 # the LZ4 baseline core and gzip -9 / zstd -19 / lz4 -1, on every sample
 # trace (tests/data) and OS-heavy trace (tests/data/os), in one run; the RTL
 # encoder of both stack modes checked bit for bit on each full trace; the
-# ablation of tools/stack_ablation.py (whose stack and stack2 must equal the
-# C model's sizes). Writes reports/stack.md. Slow (about 45 minutes on 2
-# cores): not part of make test.
+# ablation of tools/stack_ablation.py (whose stack, stack2, +fresh and
+# tqNfe must equal the C model's sizes). Writes reports/stack.md. Slow
+# (about 20 minutes on 2 cores): not part of make test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=build/tmp/stack
 OUT=reports/stack.md
 SIM1=build/sim/enc_stack/Vtrc_sim_enc
-SIM2=build/sim/enc_s2/Vtrc_sim_enc
+SIM2=build/sim/enc_s2fe/Vtrc_sim_enc
+SIM2NF=build/sim/enc_s2/Vtrc_sim_enc
 SIM2Q=build/sim/enc_s2q/Vtrc_sim_enc
 mkdir -p $W reports
 rm -f $W/*.abl $W/*.abl.tmp $W/quanta.tmp $W/sizes.tmp
@@ -45,28 +46,34 @@ for t in $sample $os; do
   build/trc compress --raw $W/$n.txt $W/$n.paper
   build/trc compress --raw --mode stack $W/$n.txt $W/$n.stack
   build/trc compress --raw --mode stack2 $W/$n.txt $W/$n.stack2
-  build/trc compress --raw --mode stack2 --fresh $W/$n.txt $W/$n.stack2fe
+  build/trc compress --raw --mode stack2 --no-fresh $W/$n.txt $W/$n.stack2nf
   # The time quantum the trace allows: the largest of 1000, 100, 10 ticks
   # that divides every delta (1: none).
   q=$(awk '!/^#/ && NF { if ($1 % 1000) a = 1; if ($1 % 100) b = 1; if ($1 % 10) c = 1 }
            END { print !a ? 1000 : !b ? 100 : !c ? 10 : 1 }' $W/$n.txt)
   build/trc compress --raw --mode stack2 --quantum $q $W/$n.txt $W/$n.stack2q
+  if [ "$q" != 1 ]; then  # the second implementation's size of it
+    a=$(python3 tools/stack_ablation.py $W/$n.txt tq${q}fe | awk '{ print $3 }')
+    [ "$a" = "$(size $W/$n.stack2q)" ] || { echo "stack-report: $n: ablation tq${q}fe $a bytes, model $(size $W/$n.stack2q)" >&2; exit 1; }
+    build/trc compress --raw --mode stack2 --no-fresh --quantum $q $W/$n.txt $W/$n.stack2qnf
+  fi
   build/trc decompress --raw $W/$n.paper $W/$n.pback
   for m in stack stack2; do
     build/trc decompress --raw --mode $m $W/$n.$m $W/$n.back
     cmp -s $W/$n.back $W/$n.pback || { echo "stack-report: $n: $m round trip differs" >&2; exit 1; }
   done
-  build/trc decompress --raw --mode stack2 --fresh $W/$n.stack2fe $W/$n.back
-  cmp -s $W/$n.back $W/$n.pback || { echo "stack-report: $n: stack2 FE round trip differs" >&2; exit 1; }
+  build/trc decompress --raw --mode stack2 --no-fresh $W/$n.stack2nf $W/$n.back
+  cmp -s $W/$n.back $W/$n.pback || { echo "stack-report: $n: stack2 --no-fresh round trip differs" >&2; exit 1; }
   build/trc decompress --raw --mode stack2 --quantum $q $W/$n.stack2q $W/$n.back
   cmp -s $W/$n.back $W/$n.pback || { echo "stack-report: $n: stack2 TQ $q round trip differs" >&2; exit 1; }
   echo "$n $q" >> $W/quanta.tmp
-  # The RTL of both stack modes, bit for bit against the model on the whole
-  # trace, no stalls.
+  # The RTL of both stack modes (stack mode 2 with and without fresh
+  # entries), bit for bit against the model on the whole trace, no stalls.
   r1=$($SIM1 $W/$n.txt --out-w 64 | grep -o 'records/cycle [0-9.]*' | cut -d' ' -f2)
   o2=$($SIM2 $W/$n.txt --out-w 64)
   r2=$(grep -o 'records/cycle [0-9.]*' <<<"$o2" | cut -d' ' -f2)
   i2=$(grep -o 'input side [0-9.]*' <<<"$o2" | cut -d' ' -f3)
+  rnf=$($SIM2NF $W/$n.txt --out-w 64 | grep -o 'records/cycle [0-9.]*' | cut -d' ' -f2)
   # the RTL with the quantum (its harness build has TQ 100), bit for bit
   rq="-"
   if [ "$q" = 100 ]; then
@@ -81,11 +88,11 @@ for t in $sample $os; do
   z=$(zstd -q -19 -c $W/$n.bin | wc -c)
   l=$(lz4 -q -1 -c $W/$n.bin | wc -c)
   p=$(size $W/$n.paper) s=$(size $W/$n.stack) s2=$(size $W/$n.stack2) s2q=$(size $W/$n.stack2q)
-  s2f=$(size $W/$n.stack2fe)
+  s2nf=$(size $W/$n.stack2nf)
   l12=$(size $W/$n.l12) l16=$(size $W/$n.l16)
-  row="| $t | $recs | $(bpr $p $recs) | $(bpr $s $recs) | **$(bpr $s2 $recs)** | $(awk -v a=$s2 -v b=$p 'BEGIN { printf "%.3f", a / b }') | $(bpr $s2f $recs) | $(bpr $l12 $recs) | $(bpr $l16 $recs) | $(bpr $g $recs) | $(bpr $z $recs) | $(bpr $l $recs) | $r1 | $r2 ($i2) | $q | $(bpr $s2q $recs) | $rq |"$'\n'
+  row="| $t | $recs | $(bpr $p $recs) | $(bpr $s $recs) | **$(bpr $s2 $recs)** | $(awk -v a=$s2 -v b=$p 'BEGIN { printf "%.3f", a / b }') | $(bpr $s2nf $recs) | $(bpr $l12 $recs) | $(bpr $l16 $recs) | $(bpr $g $recs) | $(bpr $z $recs) | $(bpr $l $recs) | $r1 | $r2 ($i2) | $rnf | $q | $(bpr $s2q $recs) | $rq |"$'\n'
   case $t in os/*) rows_os+="$row" ;; *) rows+="$row" ;; esac
-  targets+="- $t: stack mode 2 (TQ 1) <= gzip -9: $(verdict $s2 $g); <= paper mode: $(verdict $s2 $p); with fresh entries (FE) <= gzip -9: $(verdict $s2f $g); <= 1.3 x zstd -19 (moonshot): $(verdict $s2 $(( z * 13 / 10 ))); RTL records/clock $r2 (input side $i2); with its time quantum (TQ $q, what \`trc compress --mode stack2\` into a .trc uses) <= gzip -9: $(verdict $s2q $g), <= paper mode: $(verdict $s2q $p), RTL records/clock $rq"$'\n'
+  targets+="- $t: stack mode 2 (TQ 1) <= gzip -9: $(verdict $s2 $g); <= paper mode: $(verdict $s2 $p); without fresh entries <= gzip -9: $(verdict $s2nf $g); <= 1.3 x zstd -19 (moonshot): $(verdict $s2 $(( z * 13 / 10 ))); RTL records/clock $r2 (input side $i2); with its time quantum (TQ $q, what \`trc compress --mode stack2\` into a .trc uses) <= gzip -9: $(verdict $s2q $g), <= paper mode: $(verdict $s2q $p), RTL records/clock $rq"$'\n'
   echo "$n $s $s2" >> $W/sizes.tmp
   rm -f $W/$n.back $W/$n.pback $W/$n.l12 $W/$n.l16 $W/$n.bin $W/$n.txt
 done
@@ -103,14 +110,14 @@ abl_rows=""; abl2_rows=""; abl3_rows=""
 for t in $sample $os; do
   n=$(name $t)
   for m in stack stack2 +fresh; do
-    f=$m; [ $m = +fresh ] && f=stack2fe
+    f=$m; [ $m = stack2 ] && f=stack2nf; [ $m = +fresh ] && f=stack2
     a=$(awk -v v=$m '$1 == v { print $3; exit }' $W/$n.abl)
     [ "$a" = "$(size $W/$n.$f)" ] || { echo "stack-report: $n: ablation $m $a bytes, model $(size $W/$n.$f)" >&2; exit 1; }
   done
   q=$(awk -v n=$n '$1 == n { print $2 }' $W/quanta.tmp)
   if [ "$q" != 1 ]; then
     a=$(awk -v v=tq$q '$1 == v { print $3; exit }' $W/$n.abl)
-    [ "$a" = "$(size $W/$n.stack2q)" ] || { echo "stack-report: $n: ablation tq$q $a bytes, model $(size $W/$n.stack2q)" >&2; exit 1; }
+    [ "$a" = "$(size $W/$n.stack2qnf)" ] || { echo "stack-report: $n: ablation tq$q $a bytes, model $(size $W/$n.stack2qnf)" >&2; exit 1; }
   fi
   case $t in os/*) ;; *) abl_rows+="$(ablrow $t $VARIANTS)"$'\n' ;; esac
   abl2_rows+="$(ablrow $t $VARIANTS2)"$'\n'
@@ -130,30 +137,32 @@ hdr() { echo "| trace | $(sed 's/ / | /g' <<<"$1") |"; echo "|---|$(for v in $1;
   echo
   echo "Bits per trace record (lower is better). trc: \`build/trc compress --raw\`"
   echo "(paper mode), \`--mode stack\` (SK 9, SD 16) and \`--mode stack2\` (stack mode 2:"
-  echo "SK 12, SD 16, SO 9, ND 4,3,4), each decoded back and compared. LZ4 core: its C model"
+  echo "SK 12, SD 16, SO 9, ND 4,3,4, fresh entries), each decoded back and compared;"
+  echo "stack 2 without FE: \`--mode stack2 --no-fresh\`. LZ4 core: its C model"
   echo "\`build/lz4/trc_lz4 -w 12|16\` (bit-exact with rtl/lz4, output checked with"
   echo "\`lz4 -d\`). gzip, zstd and lz4: on trace bin v1 (\`build/trc convert --to bin\`),"
-  echo "the same records. RTL: \`$SIM1 T.txt --out-w 64\` (MODE=1) and"
-  echo "\`$SIM2 T.txt --out-w 64\` (MODE=2) under Verilator, each compared byte"
+  echo "the same records. RTL: \`$SIM1 T.txt --out-w 64\` (MODE=1),"
+  echo "\`$SIM2 T.txt --out-w 64\` (MODE=2, FE=1) and, without fresh entries,"
+  echo "\`$SIM2NF T.txt --out-w 64\` (MODE=2, FE=0) under Verilator, each compared byte"
   echo "for byte with the model on the whole trace; their records/clock without"
   echo "stalls (records over clocks, the pipeline's fill and drain included; in"
   echo "parentheses the input side alone, records over the clocks that the input"
   echo "was offered). TQ: the time quantum the trace allows (the largest of 1000,"
   echo "100 and 10 ticks that divides every delta, else 1), and stack mode 2 with"
   echo "it (\`--mode stack2 --quantum TQ\`, docs/format.md 4.8), and where TQ is 100"
-  echo "the RTL with it (\`$SIM2Q T.txt --out-w 64\`, TQ = 100, compared byte for"
-  echo "byte with the model). The stack 2 column is TQ 1, as a bare stream and the"
+  echo "the RTL with it (\`$SIM2Q T.txt --out-w 64\`, TQ = 100 and FE = 1, compared"
+  echo "byte for byte with the model). The stack 2 column is TQ 1, as a bare stream and the"
   echo "RTL's default have it; \`trc compress --mode stack2\` from a file into a .trc"
   echo "finds the trace's TQ by itself (docs/stack-mode.md), so its size is the"
-  echo "stack 2 TQ column's. Stack 2 FE: stack mode 2 with fresh entries"
-  echo "(\`--mode stack2 --fresh\`, TQ 1, docs/format.md 4.8; the RTL with FE is"
-  echo "checked in tests/t_rtl.sh, and reports/stack_cold.md measures what FE is"
-  echo "for: short traces and frequent SYNCs)."
+  echo "stack 2 TQ column's. Fresh entries (docs/format.md 4.8) are the model's"
+  echo "default; reports/stack_cold.md measures what they are for: short traces and"
+  echo "frequent SYNCs. The ablation's tqNfe (the trace's TQ, with FE) equals the"
+  echo "stack 2 TQ column's streams (checked by this script)."
   echo
   echo "## Sizes"
   echo
-  H="| trace | records | paper | stack | stack 2 | stack 2 / paper | stack 2 FE | LZ4 core 4 KB | LZ4 core 64 KB | gzip -9 | zstd -19 | lz4 -1 | RTL stack records/clock | RTL stack 2 records/clock | TQ | stack 2 TQ | RTL stack 2 TQ records/clock |"
-  S="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  H="| trace | records | paper | stack | stack 2 | stack 2 / paper | stack 2 without FE | LZ4 core 4 KB | LZ4 core 64 KB | gzip -9 | zstd -19 | lz4 -1 | RTL stack records/clock | RTL stack 2 records/clock | RTL stack 2 without FE | TQ | stack 2 TQ | RTL stack 2 TQ records/clock |"
+  S="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   echo "$H"; echo "$S"
   printf '%s' "$rows"
   echo
@@ -172,9 +181,10 @@ hdr() { echo "| trace | $(sed 's/ / | /g' <<<"$1") |"; echo "|---|$(for v in $1;
   echo "## Ablation"
   echo
   echo "\`python3 tools/stack_ablation.py T.txt VARIANT...\`: a second implementation of"
-  echo "the bit counts, written from docs/format.md 4.7 and 4.8; its \`stack\` and"
-  echo "\`stack2\` equal the C model's stream sizes on every trace (checked by this"
-  echo "script). Bits per record; the variants are listed in the tool's help."
+  echo "the bit counts, written from docs/format.md 4.7 and 4.8; its \`stack\`,"
+  echo "\`stack2\` and \`+fresh\` equal the C model's stream sizes on every trace"
+  echo "(\`--mode stack\`, \`--mode stack2 --no-fresh\` and \`--mode stack2\`; checked"
+  echo "by this script). Bits per record; the variants are listed in the tool's help."
   echo
   echo "Stack mode (sample traces): paper, +stack (exit-of-top class), +event (event"
   echo "prediction), stack (+ delta prediction); -X: stack without one piece; skN, sdN:"
@@ -207,5 +217,5 @@ hdr() { echo "| trace | $(sed 's/ / | /g' <<<"$1") |"; echo "|---|$(for v in $1;
   echo "lz4 $(lz4 --version 2>&1 | grep -o "v[0-9.]*" | head -1), $(python3 --version)."
 } > $OUT.tmp
 mv $OUT.tmp $OUT
-rm -f $W/*.paper $W/*.stack $W/*.stack2 $W/*.stack2q
+rm -f $W/*.paper $W/*.stack $W/*.stack2 $W/*.stack2nf $W/*.stack2q $W/*.stack2qnf
 cat $OUT

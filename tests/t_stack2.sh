@@ -76,7 +76,7 @@ for n in os_tools_t10 os_tools_cpu0_t10; do
   q=$(awk '!/^#/ && NF && $1 % 100 { bad = 1 } END { print bad ? 1 : 100 }' $W/$n.canon)
   t "stack2_quantum_trace_is_quantized_$n" test "$q" = 100
   t "stack2_quantum_round_trip_$n" bash -c "$TRC compress --mode stack2 --quantum 100 $W/$n.txt $W/$n.q.trc && $TRC decompress $W/$n.q.trc - | cmp - $W/$n.canon"
-  t "stack2_quantum_header_$n" test "$(od -An -tu1 -j13 -N1 $W/$n.q.trc | tr -d ' ')" = 128
+  t "stack2_quantum_header_$n" test "$(od -An -tu1 -j13 -N1 $W/$n.q.trc | tr -d ' ')" = 130
   $TRC convert $W/$n.txt $W/$n.bin --to bin
   g=$(gzip -9 -c $W/$n.bin | wc -c)
   t "stack2_quantum_at_most_gzip9_$n" at_most $W/$n.q.trc 16 "$g"
@@ -88,12 +88,12 @@ done
 # twice, a bare stream has no header to record it); stats of text finds it as
 # compress does, and says which it is
 n=os_tools_cpu0_t10
-t stack2_quantum_default_pipe bash -c "$TRC compress --mode stack2 <(cat $W/$n.txt) $W/qp.trc && test \$(od -An -tu1 -j13 -N1 $W/qp.trc | tr -d ' ') = 0 && $TRC decompress $W/qp.trc - | cmp - $W/$n.canon && cmp $W/qp.trc $W/$n.q1.trc"
+t stack2_quantum_default_pipe bash -c "$TRC compress --mode stack2 <(cat $W/$n.txt) $W/qp.trc && test \$(od -An -tu1 -j13 -N1 $W/qp.trc | tr -d ' ') = 2 && $TRC decompress $W/qp.trc - | cmp - $W/$n.canon && cmp $W/qp.trc $W/$n.q1.trc"
 t stack2_quantum_default_raw bash -c "$TRC compress --raw --mode stack2 $W/$n.txt $W/qr.bin && $TRC decompress --raw --mode stack2 $W/qr.bin - | cmp - $W/$n.canon"
 t stack2_quantum_stats_of_text bash -c "$TRC stats --mode stack2 --json $W/$n.txt > $W/st1.json && $TRC stats --json $W/$n.s2.trc > $W/st2.json && cmp $W/st1.json $W/st2.json"
-t stack2_quantum_stats_format bash -c "$TRC stats $W/$n.s2.trc | grep -qx 'format: stack mode 2, NT 23, FID_W 15, TYPE_W 7, VAL_W 16, ND 4/3/4, SK 12, SD 16, SO 9, TQ 100' && $TRC stats $W/qp.trc | grep -q ', TQ 1\$'"
+t stack2_quantum_stats_format bash -c "$TRC stats $W/$n.s2.trc | grep -qx 'format: stack mode 2, NT 23, FID_W 15, TYPE_W 7, VAL_W 16, ND 4/3/4, SK 12, SD 16, SO 9, TQ 100, fresh entries' && $TRC stats $W/qp.trc | grep -q ', TQ 1, fresh entries\$'"
 # import-ftrace into a .trc finds it as compress does from its text import
-t stack2_quantum_import_ftrace bash -c "$TRC import-ftrace tests/data/os_tools.ftrace.xz $W/if.trc --mode stack2 2>/dev/null && $TRC import-ftrace tests/data/os_tools.ftrace.xz $W/if.txt 2>/dev/null && $TRC compress --mode stack2 $W/if.txt $W/ift.trc && cmp $W/if.trc $W/ift.trc && test \$(od -An -tu1 -j13 -N1 $W/if.trc | tr -d ' ') = 128"
+t stack2_quantum_import_ftrace bash -c "$TRC import-ftrace tests/data/os_tools.ftrace.xz $W/if.trc --mode stack2 2>/dev/null && $TRC import-ftrace tests/data/os_tools.ftrace.xz $W/if.txt 2>/dev/null && $TRC compress --mode stack2 $W/if.txt $W/ift.trc && cmp $W/if.trc $W/ift.trc && test \$(od -An -tu1 -j13 -N1 $W/if.trc | tr -d ' ') = 130"
 # the figures of a checked stream add up as a plain one's (every unit's OS
 # table predictions counted)
 $TRC compress --mode stack2 --check --sync-every 1000 $W/$n.txt $W/qc.trc
@@ -122,12 +122,13 @@ expect_fail stack2_quantum_auto_compress_only "only compress" $TRC decompress --
 expect_fail stack2_quantum_nt_31 "NT \+ 1 is not a power of two" $TRC compress --mode stack2 --nt 31 --quantum 10 $W/$n.txt $W/x.trc
 t stack2_quantum_asan_round_trip bash -c "$ASAN compress --mode stack2 --quantum 100 $W/os_tools_cpu0_t10.txt $W/aq.trc && $ASAN decompress $W/aq.trc - | cmp - $W/os_tools_cpu0_t10.canon && $ASAN stats $W/aq.trc >/dev/null"
 
-# Fresh entries (docs/format.md 4.8, FE): round trips through every path a
-# user takes (container, framed, checked, bare stream with a quantum), the
-# header's flag, the stats' format line, and the sizes they exist for: a
-# short trace and a stream with a SYNC every 100 records come out smaller
-# than stack mode 2 without them, and than paper mode. The ablation tool,
-# written from the format text, gives the C model's size to the byte.
+# Fresh entries (docs/format.md 4.8, FE), on by default (--no-fresh: off):
+# round trips through every path a user takes (container, framed, checked,
+# bare stream with a quantum), the header's flag, the stats' format line,
+# and the sizes they exist for: a short trace and a stream with a SYNC
+# every 100 records come out smaller than stack mode 2 without them, and
+# than paper mode. The ablation tool, written from the format text, gives
+# the C model's size to the byte.
 for n in lua_calls_t1 os_tools_cpu0_t10; do
   t "stack2_fresh_round_trip_$n" bash -c "$TRC compress --mode stack2 --fresh $W/$n.txt $W/$n.fe.trc && $TRC decompress $W/$n.fe.trc - | cmp - $W/$n.canon"
   t "stack2_fresh_framed_$n" bash -c "$TRC compress --mode stack2 --fresh --frame 500 $W/$n.txt $W/$n.fef.trc && $TRC decompress $W/$n.fef.trc - | cmp - $W/$n.canon"
@@ -135,18 +136,24 @@ for n in lua_calls_t1 os_tools_cpu0_t10; do
 done
 n=os_tools_cpu0_t10
 t stack2_fresh_header bash -c "test \$(od -An -tu1 -j13 -N1 $W/$n.fe.trc | tr -d ' ') = 130"
+t stack2_fresh_by_default cmp $W/$n.fe.trc $W/$n.s2.trc
+t stack2_no_fresh_round_trip bash -c "$TRC compress --mode stack2 --no-fresh $W/$n.txt $W/$n.nf.trc && $TRC decompress $W/$n.nf.trc - | cmp - $W/$n.canon && test \$(od -An -tu1 -j13 -N1 $W/$n.nf.trc | tr -d ' ') = 128 && ! cmp -s $W/$n.nf.trc $W/$n.fe.trc"
 t stack2_fresh_stats_format bash -c "$TRC stats $W/$n.fe.trc | grep -qx 'format: stack mode 2, NT 23, FID_W 15, TYPE_W 7, VAL_W 16, ND 4/3/4, SK 12, SD 16, SO 9, TQ 100, fresh entries'"
-t stack2_fresh_raw_quantum bash -c "$TRC compress --raw --mode stack2 --fresh --quantum 100 $W/$n.txt $W/fe.bin && $TRC decompress --raw --mode stack2 --fresh --quantum 100 $W/fe.bin - | cmp - $W/$n.canon && ! $TRC decompress --raw --mode stack2 --quantum 100 $W/fe.bin - 2>/dev/null | cmp -s - $W/$n.canon"
+t stack2_fresh_raw_quantum bash -c "$TRC compress --raw --mode stack2 --fresh --quantum 100 $W/$n.txt $W/fe.bin && $TRC decompress --raw --mode stack2 --fresh --quantum 100 $W/fe.bin - | cmp - $W/$n.canon && ! $TRC decompress --raw --mode stack2 --no-fresh --quantum 100 $W/fe.bin - 2>/dev/null | cmp -s - $W/$n.canon"
 # the core's bare stream with SYNCs, framed afterwards (trc frame) with FE
 t stack2_fresh_frame_of_bare_stream bash -c "$TRC compress --raw --mode stack2 --fresh --sync-every 500 $W/$n.txt $W/feb.bin && $TRC frame --mode stack2 --fresh $W/feb.bin $W/feb.trc && $TRC decompress $W/feb.trc - | cmp - $W/$n.canon && test \$(od -An -tu1 -j13 -N1 $W/feb.trc | tr -d ' ') = 3"
 expect_fail stack2_fresh_needs_stack2 "--fresh needs --mode stack2" $TRC compress --mode stack --fresh $W/$n.txt $W/x.trc
+expect_fail stack2_no_fresh_needs_stack2 "--no-fresh needs --mode stack2" $TRC compress --no-fresh $W/$n.txt $W/x.trc
+expect_fail stack2_fresh_or_no_fresh "give one of them" $TRC compress --mode stack2 --fresh --no-fresh $W/$n.txt $W/x.trc
 n=lua_errors_t1
 head -n 202 $W/$n.txt > $W/short.txt
-for m in paper stack2; do $TRC compress --raw --mode $m $W/short.txt $W/short.$m; done
+$TRC compress --raw $W/short.txt $W/short.paper
+$TRC compress --raw --mode stack2 --no-fresh $W/short.txt $W/short.stack2
 $TRC compress --raw --mode stack2 --fresh $W/short.txt $W/short.fe
 t stack2_fresh_short_trace_smaller bash -c "smaller() { test \$(stat -c %s \$1) -lt \$(stat -c %s \$2); }; smaller $W/short.fe $W/short.stack2 && smaller $W/short.fe $W/short.paper"
 head -n 20002 $W/$n.txt > $W/s20k.txt
-for m in paper stack2; do $TRC compress --raw --mode $m --sync-every 100 $W/s20k.txt $W/s20k.$m; done
+$TRC compress --raw --sync-every 100 $W/s20k.txt $W/s20k.paper
+$TRC compress --raw --mode stack2 --no-fresh --sync-every 100 $W/s20k.txt $W/s20k.stack2
 $TRC compress --raw --mode stack2 --fresh --sync-every 100 $W/s20k.txt $W/s20k.fe
 t stack2_fresh_sync100_smaller bash -c "smaller() { test \$(stat -c %s \$1) -lt \$(stat -c %s \$2); }; smaller $W/s20k.fe $W/s20k.stack2 && smaller $W/s20k.fe $W/s20k.paper"
 t stack2_fresh_ablation_equals_model bash -c "test \"\$(python3 tools/stack_ablation.py $W/s20k.txt --sync 100 +fresh | cut -d' ' -f3)\" = \$(stat -c %s $W/s20k.fe) && test \"\$(python3 tools/stack_ablation.py $W/short.txt +fresh | cut -d' ' -f3)\" = \$(stat -c %s $W/short.fe)"

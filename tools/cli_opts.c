@@ -92,7 +92,10 @@ static const cli_opt opts[OPT__COUNT] = {
                      "(docs/format.md 4.8)"},
     [OPT_FRESH] = {"--fresh", NULL, K_FLAG, 0, 0,
                    "stack2: fresh context entries code without ranks "
-                   "(shorter after a reset; docs/format.md 4.8)"},
+                   "(the default; shorter after a reset; docs/format.md 4.8)"},
+    [OPT_NO_FRESH] = {"--no-fresh", NULL, K_FLAG, 0, 0,
+                      "stack2: without fresh entries (a core built with FE 0; "
+                      "readers older than fresh entries)"},
 };
 
 static const char *const choices[][5] = {
@@ -232,12 +235,18 @@ static int params(cli_args *a)
             return 0;
         }
     }
-    if (cli_given(a, OPT_FRESH)) {
-        if (p.mode != TRC_MODE_STACK2) {
-            cli_error("%s: --fresh needs --mode stack2 (docs/format.md 4.8)", a->cmd);
+    if (cli_given(a, OPT_FRESH) || cli_given(a, OPT_NO_FRESH)) {
+        int no = cli_given(a, OPT_NO_FRESH);
+        if (no && cli_given(a, OPT_FRESH)) {
+            cli_error("%s: --fresh and --no-fresh: give one of them", a->cmd);
             return 0;
         }
-        p.fe = 1;
+        if (p.mode != TRC_MODE_STACK2) {
+            cli_error("%s: %s needs --mode stack2 (docs/format.md 4.8)", a->cmd,
+                      no ? "--no-fresh" : "--fresh");
+            return 0;
+        }
+        p.fe = no ? 0u : 1u;
     }
     if (p.cpus > 1 && (p.mode != TRC_MODE_PAPER || ((p.nt + 1u) & p.nt) == 0)) {
         cli_error("%s: --cpus %u: streams of several CPUs are paper mode only, with "

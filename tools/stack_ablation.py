@@ -47,10 +47,12 @@ Measured proposals, not in the format:
 Stack mode 2's time quantum (format.md 4.8, in the format; the C model's
 `--quantum N` streams):
   tq10 tq100 tq1000   stack2 with TQ = 10, 100, 1000 ticks
-Stack mode 2's fresh entries (format.md 4.8, FE; the C model's `--fresh`):
+Stack mode 2's fresh entries (format.md 4.8, FE; the C model's default,
+`--no-fresh` turns them off):
   +fresh     stack2 where an entry not updated since the reset predicts
              nothing and codes without NP and delta ranks; its first update
              sets kb to the delta's bit length
+  tq10fe tq100fe tq1000fe   +fresh with TQ = 10, 100, 1000 ticks
 Measured for the OS records' deltas, not in the format:
   +dd        stack2 + a 15-entry dictionary of recent OS deltas (4.4's FIFO
              rules): a symbol DH first in the OS entry's alphabets, 4 address
@@ -102,6 +104,8 @@ VARIANTS = {
 _DH0 = {(0, 0): 0, (1, 0): 0, (0, 1): 0, (1, 1): 0}  # DH first in every alphabet
 VARIANTS.update({
     "tq10": dict(S2, tq=10), "tq100": dict(S2, tq=100), "tq1000": dict(S2, tq=1000),
+    "tq10fe": dict(S2, tq=10, fresh=1), "tq100fe": dict(S2, tq=100, fresh=1),
+    "tq1000fe": dict(S2, tq=1000, fresh=1),
     "+dd": dict(S2, dd=4, dd_pos=_DH0),
     "+mtf": dict(S2, dd=5, dd_pos=_DH0, dd_mtf=31),
     "+osown": dict(S2, osk=lambda o, r, p, t, v, ld: (r[2], r[3]) if p else ("o", id(o))),

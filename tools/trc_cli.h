@@ -29,14 +29,14 @@ enum {
     /* the format parameters (docs/format.md 2) */
     OPT_NT, OPT_FID_BITS, OPT_TYPE_BITS, OPT_VALUE_BITS, OPT_DICT_BITS,
     OPT_MODE, OPT_TABLE_BITS, OPT_STACK_DEPTH, OPT_CPUS, OPT_QUANTUM,
-    OPT_FRESH, OPT__COUNT
+    OPT_FRESH, OPT_NO_FRESH, OPT__COUNT
 };
 #define OPT_BIT(id) (UINT64_C(1) << (id))
 #define OPT_PARAMS                                                            \
     (OPT_BIT(OPT_NT) | OPT_BIT(OPT_FID_BITS) | OPT_BIT(OPT_TYPE_BITS) |       \
      OPT_BIT(OPT_VALUE_BITS) | OPT_BIT(OPT_DICT_BITS) | OPT_BIT(OPT_MODE) |   \
      OPT_BIT(OPT_TABLE_BITS) | OPT_BIT(OPT_STACK_DEPTH) | OPT_BIT(OPT_CPUS) | \
-     OPT_BIT(OPT_QUANTUM) | OPT_BIT(OPT_FRESH))
+     OPT_BIT(OPT_QUANTUM) | OPT_BIT(OPT_FRESH) | OPT_BIT(OPT_NO_FRESH))
 #define CLI_MAX_MAPS 64
 
 /* The parsed command line of one subcommand. */

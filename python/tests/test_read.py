@@ -253,12 +253,12 @@ def test_stack2_stats_match_cli(cli, tmp_path):
 
 
 def test_stack2_fresh_entries(cli, tmp_path):
-    """Stack mode 2 with fresh entries (`--fresh`): the container says so,
+    """Stack mode 2 with fresh entries (its default): the container says so,
     its figures equal the CLI's, and a bare stream reads back only with the
     parameter it was written with."""
     path = os.path.join(DATA, "host_fig1.txt")
     t = tmp_path / "fe.trc"
-    cli("compress", "--mode", "stack2", "--fresh", "--sync-every", "50", path, t)
+    cli("compress", "--mode", "stack2", "--sync-every", "50", path, t)
     with trc.open(t) as r:
         assert (r.params.mode, r.params.fe) == (2, 1)
     got, want = trc.stats(t), json.loads(cli("stats", "--json", t).stdout)
@@ -266,11 +266,16 @@ def test_stack2_fresh_entries(cli, tmp_path):
     assert got == want and got["format"]["fe"] == 1
     assert rows_of(trc.read_array(t)) == rows_of(trc.read_array(path))
     raw = tmp_path / "fe.bin"
-    cli("compress", "--raw", "--mode", "stack2", "--fresh", path, raw)
-    a = trc.read_array(raw, raw=True, params=trc.Params.stack2(fe=1))
+    cli("compress", "--raw", "--mode", "stack2", path, raw)
+    assert trc.Params.stack2().fe == 1
+    a = trc.read_array(raw, raw=True, params=trc.Params.stack2())
     assert rows_of(a) == rows_of(trc.read_array(path))
     with pytest.raises(trc.TrcError):
-        trc.read_array(raw, raw=True, params=trc.Params.stack2())
+        trc.read_array(raw, raw=True, params=trc.Params.stack2(fe=0))
+    nf = tmp_path / "nf.bin"
+    cli("compress", "--raw", "--mode", "stack2", "--no-fresh", path, nf)
+    a = trc.read_array(nf, raw=True, params=trc.Params.stack2(fe=0))
+    assert rows_of(a) == rows_of(trc.read_array(path))
 
 
 def test_empty_text(tmp_path):

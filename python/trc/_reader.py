@@ -97,7 +97,7 @@ class Params:
                     # 0: 1, or for stats() of a text file the one `trc
                     # compress` finds (docs/format.md 4.8)
     fe: int = 0     # stack mode 2: 1, fresh context entries code without
-                    # ranks (docs/format.md 4.8)
+                    # ranks (docs/format.md 4.8; stack2() sets it)
 
     @classmethod
     def paper(cls):
@@ -109,8 +109,8 @@ class Params:
 
     @classmethod
     def stack2(cls, **kw):
-        """Stack mode 2 with its defaults (SK 12, SD 16, SO 9, ND 4/3/4; as
-        `--mode stack2`), changed by keyword."""
+        """Stack mode 2 with its defaults (SK 12, SD 16, SO 9, ND 4/3/4,
+        fresh entries; as `--mode stack2`), changed by keyword."""
         kw.setdefault("tq", 0)
         return replace(cls._from_c(ffi.new("trc_params *", lib.trc_params_stack2())),
                        **kw)
