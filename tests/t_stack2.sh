@@ -149,6 +149,9 @@ n=lua_errors_t1
 head -n 202 $W/$n.txt > $W/short.txt
 $TRC compress --raw $W/short.txt $W/short.paper
 $TRC compress --raw --mode stack2 --no-fresh $W/short.txt $W/short.stack2
+# read with the default (fresh entries), it fails at once and says what to check
+expect_fail stack2_raw_no_fresh_read_with_fresh "no-fresh for a core built with FE = 0" \
+  $TRC decompress --raw --mode stack2 $W/short.stack2 $W/x.txt
 $TRC compress --raw --mode stack2 --fresh $W/short.txt $W/short.fe
 t stack2_fresh_short_trace_smaller bash -c "smaller() { test \$(stat -c %s \$1) -lt \$(stat -c %s \$2); }; smaller $W/short.fe $W/short.stack2 && smaller $W/short.fe $W/short.paper"
 head -n 20002 $W/$n.txt > $W/s20k.txt

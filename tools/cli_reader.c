@@ -133,10 +133,18 @@ static int next_stream(cli_reader *rd, trc_record *r)
             if (rd->err) {
                 uint64_t bit = rd->mdec ? trc_mp_decoder_bit_offset(rd->mdec)
                                         : trc_decoder_bit_offset(&rd->dec);
-                cli_error("%s: byte %llu, bit %u: %s (%s)", rd->path,
+                /* a bare stream read with other parameters than it was
+                 * written with fails so, mostly at once: say what to check */
+                int hint = !rd->header && (rd->err == TRC_ERR_CORRUPT ||
+                                           rd->err == TRC_ERR_PADDING);
+                cli_error("%s: byte %llu, bit %u: %s (%s)%s", rd->path,
                           (unsigned long long)(rd->header + bit / 8u),
                           (unsigned)(bit % 8u), trc_error_text(rd->err),
-                          trc_error_name(rd->err));
+                          trc_error_name(rd->err),
+                          hint ? "; a bare stream reads only with the format "
+                                 "options it was written with (stack mode 2: "
+                                 "--no-fresh for a core built with FE = 0)"
+                               : "");
                 return -1;
             }
             return 0;
