@@ -817,13 +817,13 @@ static void stack2_codes(uint32_t tab[256])
  * quantum 1), or [2]'s with fe (fresh entries), coded in a run: valid
  * function records whose delta needs no TIME_EXT, while the last record was
  * not an OS record (pk = 0: no OS context entry codes first), and, with
- * fresh entries, whose context entry is not fresh. It codes the same bits and makes the same
- * state changes as put_stack2() with trc_stk_update(), record for record:
- * the context index, the symbol choice (with the NEAR phase ld) and the
- * entry's delta update are the same functions of trc_stack.h, the NEAR
- * phase's update is trc_stk_update()'s written on d - pd + 1, the rank
- * codes are trc_stk_rank()'s from stack2_codes()' table, the dictionary
- * code is put_dict()'s without the exit flip (its search
+ * fresh entries, whose context entry is not fresh. It codes the same bits
+ * and makes the same state changes as put_stack2() with trc_stk_update(),
+ * record for record: the context index, the symbol choice (with the NEAR
+ * phase ld) and the entry's delta update are the same functions of
+ * trc_stack.h, the NEAR phase's update is trc_stk_update()'s written on
+ * d - pd + 1, the rank codes are trc_stk_rank()'s from stack2_codes()' table,
+ * the dictionary code is put_dict()'s without the exit flip (its search
  * trc_dict_find16()); a quantum of 1 leaves every delta as it is and none
  * raw. What differs is where the state lives: the top of the stack, its
  * count, its ring, the previous key and the NEAR phase are locals for the
