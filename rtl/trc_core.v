@@ -76,6 +76,7 @@ module trc_core #(
     wire [REC_W-1:0] ts_rec, fi_rec;
     wire             unused_tag;
     wire             unused_busy, unused_due;
+    wire [3:0]       unused_w;
     wire             ts_valid, ts_ready, fi_valid, fi_ready;
 
     trc_tstamp #(
@@ -86,6 +87,8 @@ module trc_core #(
         .ev_valid(ev_valid), .ev_os(ev_os), .ev_info(ev_info), .flush(flush),
         .ev_first(1'b0), .ev_lost(1'b0), .busy(unused_busy), .due(unused_due),
         .drop(drop),
+        .wx_slot(1'b0), .wl_slot(1'b0), .w_one(1'b0),
+        .wx_inc(unused_w[0]), .wx_dec(unused_w[1]), .wl_inc(unused_w[2]), .wl_dec(unused_w[3]),
         .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tuser(unused_tag),
         .m_axis_tready(ts_ready)
     );

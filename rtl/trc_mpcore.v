@@ -281,11 +281,30 @@ module trc_mpcore #(
     end
     assign tracing = en_q;
 
-    // ---- per CPU: time-stamper and FIFO
+    // ---- per CPU: time-stamper and FIFO; with several, their whole-record
+    // counts in one trc_wholes
+    localparam SHARED = NCPU > 1 ? 1 : 0;
     wire [NCPU*REC_W-1:0] fi_rec;
     wire [NCPU-1:0]       fi_tag, fi_valid, fi_ready;
+    wire [NCPU-1:0]       wx_inc, wx_dec, wl_inc, wl_dec, wx_slot, wl_slot;
+    wire                  w_one;
     genvar g;
     generate
+        if (SHARED != 0) begin : g_wholes
+            trc_wholes #(
+                .NCPU(NCPU), .NT(NT), .VAL_W(VAL_W), .DT_W(DT_W), .DROP_W(DROP_W)
+            ) u_wholes (
+                .clk(clk), .rst(rst_c),
+                .wx_inc(wx_inc), .wx_dec(wx_dec), .wl_inc(wl_inc), .wl_dec(wl_dec),
+                .wx_slot(wx_slot), .wl_slot(wl_slot), .w_one(w_one)
+            );
+        end else begin : g_own
+            // (one CPU: its time-stamper keeps its whole counts)
+            assign wx_slot = {NCPU{1'b0}};
+            assign wl_slot = {NCPU{1'b0}};
+            assign w_one   = 1'b0;
+            wire unused_w = ^{wx_inc, wx_dec, wl_inc, wl_dec};
+        end
         for (g = 0; g < NCPU; g = g + 1) begin : g_cpu
             wire [REC_W-1:0] ts_rec;
             wire             ts_tag;
@@ -308,12 +327,15 @@ module trc_mpcore #(
             wire             t_lost  = (put[g] && normal[g]) || lost_req[g];
             trc_tstamp #(
                 .NT(NT), .TYPE_W(TYPE_W), .VAL_W(VAL_W), .INFO_W(INFO_W),
-                .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W), .FILL(1)
+                .PRESCALE(PRESCALE), .DT_W(DT_W), .DROP_W(DROP_W), .FILL(1),
+                .SHARED(SHARED)
             ) u_tstamp (
                 .clk(clk), .rst(rst_c),
                 .ev_valid(t_valid), .ev_os(t_os), .ev_info(t_info),
                 .flush(flush_q || fl_q[g]), .ev_first(put[g]), .ev_lost(t_lost),
                 .busy(ts_busy), .due(ts_due), .drop(drop[g]),
+                .wx_slot(wx_slot[g]), .wl_slot(wl_slot[g]), .w_one(w_one),
+                .wx_inc(wx_inc[g]), .wx_dec(wx_dec[g]), .wl_inc(wl_inc[g]), .wl_dec(wl_dec[g]),
                 .m_axis_tdata(ts_rec), .m_axis_tvalid(ts_valid), .m_axis_tuser(ts_tag),
                 .m_axis_tready(t_room)
             );

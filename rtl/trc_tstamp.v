@@ -10,7 +10,12 @@
 // ev_first goes before a LOST that waits (it is written whenever there is
 // room and no TIME_EXT waits, which busy says), and ev_lost counts an event
 // lost before this port (one whose clock a marker took) in the next LOST
-// record, as a dropped one.
+// record, as a dropped one. With SHARED, the whole-record parts of both
+// counts live in trc_wholes, shared by trc_mpcore's time-stampers: this one
+// keeps the rests and the flags, asks for each step of a whole count, and
+// writes a whole TIME_EXT or LOST record only in a clock in which the unit
+// serves that count (wx_slot, wl_slot), when the unit says whether that was
+// the last (w_one).
 // Parameters:
 //   NT, TYPE_W, VAL_W, INFO_W - format widths (INFO_W as in trc_enc)
 //   PRESCALE                  - clock cycles per tick, >= 1
@@ -19,6 +24,8 @@
 //   FILL                      - 1: the records made here leave out their
 //                               fixed fields, for trc_tstamp_fill (in
 //                               trc_mpenc); 0: whole records (trc_core)
+//   SHARED                    - 1: the whole counts are trc_wholes'
+//                               (DT_W and DROP_W are its); 0: kept here
 `default_nettype none
 `include "trc_format.vh"
 
@@ -30,7 +37,8 @@ module trc_tstamp #(
     parameter PRESCALE = 1,
     parameter DT_W     = 48,
     parameter DROP_W   = 48,
-    parameter FILL     = 0
+    parameter FILL     = 0,
+    parameter SHARED   = 0
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -44,6 +52,15 @@ module trc_tstamp #(
     output wire              busy,      // a TIME_EXT waits: no event is written
     output wire              due,       // one waits next clock unless a record goes now
     output reg               drop,      // an event was dropped this cycle
+    // ---- the whole counts in trc_wholes (SHARED = 1; else tie wx_slot,
+    // wl_slot and w_one to 0 and leave the outputs open)
+    input  wire              wx_slot,   // the unit serves the whole TIME_EXT count now
+    input  wire              wl_slot,   // ... the whole LOST count
+    input  wire              w_one,     // the count served is 1
+    output wire              wx_inc,    // whole TIME_EXT count plus one
+    output wire              wx_dec,    // minus one (only with w_slot)
+    output wire              wl_inc,    // whole LOST count plus one
+    output wire              wl_dec,    // minus one (only with w_slot)
     // ---- records to the FIFO
     output reg  [NT+INFO_W:0] m_axis_tdata,
     output reg               m_axis_tvalid,
@@ -103,11 +120,13 @@ module trc_tstamp #(
     wire dr_max   = dm_q;
     wire over     = ov_q;
     wire atmax    = !over && dr_max;        // ticks == MAXD
-    wire dt_sat   = &dx_q && dr_max;        // the largest count: it stays
+    // the largest count: it stays (SHARED: trc_wholes saturates the whole
+    // count, and the rest goes on)
+    wire dt_sat   = SHARED == 0 && &dx_q && dr_max;
     wire lr_max   = &lr_q;
     wire lost_big = lb_q;
     wire lost_nz  = ln_q;                   // (lr_q >= 1 while lx_q != 0)
-    wire lost_sat = &lx_q && lr_max;
+    wire lost_sat = SHARED == 0 && &lx_q && lr_max;
     // what a LOST record carries: min(dropped, VMAX)
     wire [VAL_W-1:0] lost_out = lost_big ? VMAX : lr_q;
     // the rest after one more tick / drop (MAX + 1 = one whole record + 1:
@@ -130,8 +149,12 @@ module trc_tstamp #(
     localparam [LX-1:0] L_ONE = 1;
     wire [XW-1:0]    dx_step = dx_q + ({XW{room}} | X_ONE);
     wire [LX-1:0]    lx_step = lx_q + ({LX{lx_dn}} | L_ONE);
-    wire             dx_one  = dx_q == X_ONE;
-    wire             lx_one  = lx_q == L_ONE;
+    // (the last whole record: SHARED, trc_wholes says so in the clock it
+    // serves this time-stamper, the only one in which a whole count falls)
+    wire             dx_one  = SHARED != 0 ? w_one : dx_q == X_ONE;
+    wire             lx_one  = SHARED != 0 ? w_one : lx_q == L_ONE;
+    wire             x_slot  = SHARED == 0 || wx_slot;
+    wire             l_slot  = SHARED == 0 || wl_slot;
 
     // OS info field {type, value}, zero-extended to INFO_W
     function [INFO_W-1:0] os_info(input [TYPE_W-1:0] t, input [VAL_W-1:0] v);
@@ -139,8 +162,8 @@ module trc_tstamp #(
     endfunction
 
     // One record a cycle at most, in this priority order.
-    wire wr_ext  = room && over;    // a TIME_EXT that waited for room: never dropped
-    wire wr_lost = room && !over && lost_nz && !first;
+    wire wr_ext  = room && over && x_slot;  // a TIME_EXT that waited for room: never dropped
+    wire wr_lost = room && !over && lost_nz && !first && (!lost_big || l_slot);
     wire wr_ev   = room && !over && (!lost_nz || first) && ev_valid;
     assign busy  = over;
     assign m_axis_tuser = !wr_ev;
@@ -231,6 +254,12 @@ module trc_tstamp #(
         fl_d = (fl_q && !wr_end) || flush;
     end
 
+    // each step of a whole count, as the branches above take it
+    assign wx_dec = SHARED != 0 && wr_ext && !(tick && dr_max);
+    assign wx_inc = SHARED != 0 && !m_axis_tvalid && tick && dr_max;
+    assign wl_dec = SHARED != 0 && wr_lost && lost_big && !(drop && lr_max);
+    assign wl_inc = SHARED != 0 && !wr_lost && drop && lr_max;
+
     always @(posedge clk) begin
         if (rst) begin
             pre_q <= {PW{1'b0}};
@@ -276,9 +305,12 @@ module trc_tstamp #(
                     (m_axis_tdata[NT+INFO_W] && (m_axis_tdata[VAL_W +: TYPE_W] == T_EXT ||
                      m_axis_tdata[VAL_W +: TYPE_W] == T_END || m_axis_tdata[VAL_W +: TYPE_W] == T_LOST)))
                 `TRC_ELSE("%m: a record made here is not a TIME_EXT, END or LOST");
-            assert (ov_q == (dx_q != {XW{1'b0}}) && dm_q == (dr_q == MAXD) &&
-                    lb_q == (lx_q != {LX{1'b0}}) && ln_q == (lr_q != {VAL_W{1'b0}}))
+            assert (dm_q == (dr_q == MAXD) && ln_q == (lr_q != {VAL_W{1'b0}}) &&
+                    (SHARED != 0 || (ov_q == (dx_q != {XW{1'b0}}) &&
+                                     lb_q == (lx_q != {LX{1'b0}}))))
                 `TRC_ELSE("%m: a decision flag disagrees with its counter");
+            assert (SHARED != 0 || !wx_slot && !wl_slot && !w_one)
+                `TRC_ELSE("%m: the shared unit's inputs are not tied off");
             assert (!over || dr_q != {NT{1'b0}})
                 `TRC_ELSE("%m: whole TIME_EXT pending with no rest");
             assert (!lost_big || lr_q != {VAL_W{1'b0}})

@@ -10,7 +10,9 @@
 // returns every CPU's dictionaries, every bank, to the reset state and makes
 // CPU 0 current, and ends a tlast word). With --probes, directed probes come
 // first: a broadcast waiting for one CPU made ready in the clock a TIME_EXT
-// falls due on it (probe_stimulus). Checks:
+// falls due on it (probe_stimulus); with --wprobes, then the output made
+// ready around the clock a whole TIME_EXT becomes pending on CPU 0, so that
+// it is written while its count's step up still waits in trc_wholes. Checks:
 //   - every byte and tlast equals the C model's multi-CPU encoder fed with
 //     the records the arbiter handed to the coder (their CPU and raw record);
 //   - the stream decoded with the model gives, per CPU, exactly the events
@@ -41,7 +43,7 @@ const unsigned NCPU = TRC_P_NCPU;
 
 struct Opts {
     uint64_t events = 20000, idles = 2, seed = 1, storms = 2, sats = 2, marks = 20, ctls = 12;
-    uint64_t syncs = 12, min_syncs = 0, probes = 0, min_due = 0;
+    uint64_t syncs = 12, min_syncs = 0, probes = 0, min_due = 0, wprobes = 0, min_both = 0;
     double stall_out = 0.2, min_rate = 0.0;
     const char *wave = nullptr;
 };
@@ -62,6 +64,10 @@ std::vector<SimOpt> opt_table(Opts &o)
          "N  probes of the broadcast rule's TIME_EXT falling due, first (0)"},
         {"--min-due", SimOpt::UINT, &o.min_due,
          "N  with probes: fail if fewer clocks reach that case (0)"},
+        {"--wprobes", SimOpt::UINT, &o.wprobes,
+         "N  probes of a whole TIME_EXT written beside a waiting step, next (0)"},
+        {"--min-both", SimOpt::UINT, &o.min_both,
+         "N  fail if fewer clocks reach that case (whole probes or not) (0)"},
         {"--stall-out", SimOpt::DOUBLE, &o.stall_out, "P  output stall probability (0.2)"},
         {"--min-rate", SimOpt::DOUBLE, &o.min_rate,
          "R  fail if records/clock under saturation ends below R"},
@@ -76,6 +82,7 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
     {
         min_syncs_ = o.min_syncs;
         min_due_ = o.probes ? o.min_due : 0;
+        min_both_ = o.min_both;
     }
 
     bool setup()
@@ -107,7 +114,8 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
 
     // phases
     Phase phase_ = NORMAL;
-    uint64_t phase_left_ = 200, phase_len_ = 200, drain_quiet_ = 0;
+    uint64_t phase_left_ = 200, phase_len_ = 200, drain_quiet_ = 0, drain_clocks_ = 0;
+    static constexpr uint64_t DRAIN_MAX = 1000000;
     unsigned idles_ = 0, storms_ = 0, sats_ = 0;
     uint64_t storm_period_ = 1, storm_on_ = 1;
     double ev_p_ = 0.2;
@@ -174,7 +182,7 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
     void next_phase()
     {
         const uint64_t maxd = (1ull << p_.nt) - 1;
-        if (probes_ < o_.probes) {
+        if (probes_ < o_.probes || wprobes_ < o_.wprobes) {
             phase_ = PROBE;
             phase_left_ = UINT64_MAX; // the probe ends itself
             pr_st_ = PR_QUIET;
@@ -248,6 +256,7 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
         if (take_record(top_->tap_valid, top_->tap_cpu, sim_unpack(p_, top_->tap_rec), measured))
             return 1;
         due_cases_ += top_->due_case;
+        both_cases_ += top_->whole_both;
         if (top_->ts_wr & 1)
             probe_lw_ = cycle_;
         return 0;
@@ -309,8 +318,16 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
     // control word for CPU 0 alone comes on the last port around that clock
     // (each probe at another offset), so that the broadcast, waiting for
     // CPU 0 only, would be ready in the clock the TIME_EXT falls due.
+    // A whole probe (after the others): CPU 0's FIFO filled, then CPU 0
+    // quiet until its TIME_EXT is a whole one that waits (even probes), or
+    // an event on CPU 0 every clock, dropped, until 2^VAL_W of them make a
+    // whole LOST record wait (odd ones); the output ready from around that
+    // clock (offsets -8..+7), so that a record leaves CPU 0's FIFO just
+    // before the clock trc_wholes serves CPU 0.
     void probe_stimulus(bool ev[], bool req[], trc_record rec[])
     {
+        const bool whole = probes_ >= o_.probes, lost = whole && wprobes_ % 2;
+        const uint64_t off = (wprobes_ / 2) % 16;
         const uint64_t depth = 1ull << TRC_P_FIFO_AW, in = cycle_ - pr_since_;
         for (unsigned k = 0; k < NCPU; k++) {
             ev[k] = req[k] = false;
@@ -318,21 +335,30 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
         }
         top_->mark = top_->stop = top_->flush = 0;
         top_->start = pr_st_ == PR_QUIET && in == 0; // every CPU traces
-        top_->m_axis_tready = pr_st_ == PR_QUIET || pr_st_ == PR_DRAIN;
+        top_->m_axis_tready = pr_st_ == PR_QUIET || pr_st_ == PR_DRAIN ||
+                              (whole && pr_st_ == PR_WAIT && cycle_ >= pr_req_at_);
         if (pr_st_ == PR_QUIET && in >= 200) {
             pr_st_ = PR_FILL;
             pr_since_ = cycle_;
         } else if (pr_st_ == PR_FILL && in % 8 == 0) {
             // the last event 8 clocks ago has settled; the FIFO is full
-            // (a TIME_EXT came on top) or CPU 0 is off: this probe misses
-            if (top_->occ0 + 1 == depth || top_->occ0 == depth || in > 4000) {
+            // (a TIME_EXT came on top) or CPU 0 is off: this probe misses.
+            // (A whole probe fills the last entry too.)
+            bool filled = top_->occ0 == depth || (!whole && top_->occ0 + 1 == depth);
+            if (filled || in > 4000) {
                 pr_st_ = PR_WAIT;
                 pr_since_ = cycle_;
                 pr_req_at_ = probe_lw_ + ((1ull << p_.nt) - 1) * pre_ + probes_ % 8 - PROBE_LEAD;
+                if (whole) // the whole one pends 2^NT ticks after the last record,
+                           // or with the 2^VAL_W-th drop
+                    pr_req_at_ = (lost ? cycle_ + (1ull << p_.val_w) : probe_lw_ +
+                                 (1ull << p_.nt) * pre_) + off - 8;
             } else {
                 ev[0] = true;
             }
-        } else if (pr_st_ == PR_WAIT && cycle_ == pr_req_at_) {
+        } else if (pr_st_ == PR_WAIT && lost && cycle_ < pr_req_at_ + 16) {
+            ev[0] = true;
+        } else if (pr_st_ == PR_WAIT && cycle_ == pr_req_at_ && !whole) {
             unsigned k = NCPU - 1;
             ev[k] = req[k] = true;
             rec[k] = {0, t_ctl_, 1, TRC_OS}; // start, CPU 0 alone
@@ -341,7 +367,10 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
             pr_st_ = PR_DRAIN;
             pr_since_ = cycle_;
         } else if (pr_st_ == PR_DRAIN && in >= 400) {
-            probes_++;
+            if (whole)
+                wprobes_++;
+            else
+                probes_++;
             phase_left_ = 0;
         }
     }
@@ -377,6 +406,13 @@ class Bench : SimBench<Vtrc_sim_mp>, MpRecord {
             drain_quiet_ = 0;
         } else if (phase_ == DRAIN) {
             drain_quiet_++;
+        }
+        // (a core that keeps writing, say TIME_EXTs of a count gone wrong,
+        // fails here rather than filling the memory)
+        if (phase_ == DRAIN && ++drain_clocks_ > DRAIN_MAX) {
+            printf("TIMEOUT: the output still busy after %llu clocks of drain\n",
+                   (unsigned long long)DRAIN_MAX);
+            return 1;
         }
         // every CPU's END is out when the output has been quiet a while (the
         // SYNCs, all before the drain, end words with tlast too)

@@ -6,7 +6,9 @@
 // and for the directed probes of the broadcast's ready rule: each CPU's
 // time-stamper writes, CPU 0's FIFO occupancy, and the clocks in which the
 // rule's "TIME_EXT falling due" term decides (docs/rtl.md "Markers,
-// start/stop and drain").
+// start/stop and drain"), and for those of the shared whole-record counts:
+// the clocks in which a time-stamper writes a whole TIME_EXT or LOST record
+// while a step up of the same count waits in trc_wholes.
 // Parameters: those of trc_mpcore; REC_W, INFO_W derived, do not set.
 `default_nettype none
 `include "trc_format.vh"
@@ -53,8 +55,10 @@ module trc_sim_mp #(
     output wire [INFO_W-1:0]      bc_info,    // ... with this info field
     output wire [NCPU-1:0]        ts_wr,      // CPU k's time-stamper writes a record
     output wire [FIFO_AW:0]       occ0,       // CPU 0's FIFO occupancy
-    output wire                   due_case    // the broadcast would be ready next
+    output wire                   due_case,   // the broadcast would be ready next
                                               // clock but for a TIME_EXT falling due
+    output wire                   whole_both  // trc_wholes: a whole record written
+                                              // while a step up of its count waits
 );
 
     trc_mpcore #(
@@ -83,6 +87,13 @@ module trc_sim_mp #(
     assign bc_put    = u_core.put;
     assign bc_info   = u_core.b_info;
     assign occ0      = u_core.g_cpu[0].u_fifo.used;
+    generate
+        if (NCPU > 1) begin : g_both
+            assign whole_both = u_core.g_wholes.u_wholes.pw && u_core.g_wholes.u_wholes.dn;
+        end else begin : g_both_none
+            assign whole_both = 1'b0;
+        end
+    endgenerate
 
     // due_case: the broadcast is pending and does not go now, every CPU of
     // its mask can write it now, none has an event of its own next clock (or

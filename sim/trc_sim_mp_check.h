@@ -42,6 +42,10 @@ struct MpRecord {
     // probes (--probes): done; clocks in which the broadcast rule's "TIME_EXT
     // falling due" case decided, and how many the run must reach
     uint64_t probes_ = 0, due_cases_ = 0, min_due_ = 0;
+    // whole probes (--wprobes): done; clocks in which a whole record was
+    // written while a step up of its count waited in trc_wholes, and how
+    // many the run must reach
+    uint64_t wprobes_ = 0, both_cases_ = 0, min_both_ = 0;
     // saturation: clocks measured, records taken in them
     uint64_t sat_clocks_ = 0, sat_taps_ = 0;
 
@@ -228,6 +232,15 @@ struct MpRecord {
         if (due_cases_ < min_due_) {
             printf("DUE CASE reached in %llu clocks, at least %llu wanted\n",
                    (unsigned long long)due_cases_, (unsigned long long)min_due_);
+            return 1;
+        }
+        if (wprobes_ || min_both_)
+            printf("whole probes %llu: a whole record written beside a waiting step "
+                   "in %llu clocks\n",
+                   (unsigned long long)wprobes_, (unsigned long long)both_cases_);
+        if (both_cases_ < min_both_) {
+            printf("BOTH CASE reached in %llu clocks, at least %llu wanted\n",
+                   (unsigned long long)both_cases_, (unsigned long long)min_both_);
             return 1;
         }
         double rate = sat_clocks_ ? (double)sat_taps_ / (double)sat_clocks_ : 0;

@@ -74,6 +74,14 @@ done
 for s in 1 2; do
   echo "+mp3t probes: a broadcast ready in the clock a TIME_EXT falls due, seed $s|$S/mp_mp3t/Vtrc_sim_mp --events 3000 --idles 0 --storms 1 --sats 0 --probes 8 --min-due 1 --seed 4$s" >> "$J"
 done
+# directed: whole probes for the shared whole-record counts (trc_wholes):
+# a whole TIME_EXT (NT 10) or LOST (VAL_W 8) record written in the clock
+# trc_wholes serves its CPU while the step up of the same count still waits
+# there (the output made ready at sixteen offsets around the step); --min-both
+# fails the run if no clock reaches it. Each run kills the builds that get
+# that clock wrong (the count's "last one", or its write).
+echo "+mp3t whole probes: a whole TIME_EXT written beside its waiting step|$S/mp_mp3t/Vtrc_sim_mp --events 3000 --idles 0 --storms 1 --sats 0 --wprobes 32 --min-both 1 --seed 51" >> "$J"
+echo "+mp5n whole probes: a whole LOST written beside its waiting step|$S/mp_mp5n/Vtrc_sim_mp --events 3000 --idles 0 --storms 1 --sats 0 --wprobes 32 --min-both 1 --seed 62" >> "$J"
 run_jobs "$J" "trc_mpcore harness runs"
 
 # ---- the PicoRV32 systems

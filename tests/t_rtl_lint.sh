@@ -60,6 +60,16 @@ t "lint verilator trc_core NT=12 PRESCALE=3 OUT_W=8" \
 t "lint verilator trc_core LEAN=1 FIFO_AW=0 DT_W=24 DROP_W=17 OUT_W=8" \
   verilator --lint-only -Wall +define+TRC_ASSERT $VLT -GLEAN=1 -GFIFO_AW=0 -GDT_W=24 \
   -GDROP_W=17 -GOUT_W=8 --top-module trc_core $V_V
+t "lint verilator trc_mpcore NCPU=4 (whole counts in trc_wholes)" \
+  verilator --lint-only -Wall +define+TRC_ASSERT $VLT --top-module trc_mpcore -GNCPU=4 $V_V
+t "lint verilator trc_mpcore NCPU=3 NT=10 FIFO_AW=2" \
+  verilator --lint-only -Wall +define+TRC_ASSERT $VLT --top-module trc_mpcore -GNCPU=3 -GNT=10 \
+  -GFIFO_AW=2 $V_V
+t "lint verilator trc_mpcore NCPU=8 NT=32 VAL_W=32 TYPE_W=16 (wide counts)" \
+  verilator --lint-only -Wall +define+TRC_ASSERT $VLT --top-module trc_mpcore -GNCPU=8 -GNT=32 \
+  -GVAL_W=32 -GTYPE_W=16 -GDT_W=64 -GDROP_W=64 $V_V
+t "lint verilator trc_mpcore NCPU=1 (whole counts in its time-stamper)" \
+  verilator --lint-only -Wall +define+TRC_ASSERT $VLT --top-module trc_mpcore -GNCPU=1 $V_V
 t "lint verilator trc_sim_enc" \
   verilator --lint-only -Wall +define+TRC_ASSERT $VLT --top-module trc_sim_enc \
   $(python3 tools/corefiles.py sim_enc | grep '\.v$') $V_V
@@ -94,6 +104,8 @@ t "lint yosys prep trc_enc LEAN=1 OUT_W=8" \
   yosys -q -p "read_verilog $Y_V; chparam -set LEAN 1 -set OUT_W 8 trc_enc; prep -top trc_enc; check -assert"
 
 # Parameter checks stop every tool, with a message naming the parameter.
+t "param check verilator trc_mpcore NCPU=8 NT=4 (2^NT - 1 < 2 NCPU)" stops_with "NT_VAL_W" \
+  verilator --lint-only -Wno-fatal -GNCPU=8 -GNT=4 --top-module trc_mpcore $V_V
 t "param check verilator OUT_W=12" stops_with "OUT_W" \
   verilator --lint-only -Wno-fatal -GOUT_W=12 --top-module trc_enc $V_V
 t "param check iverilog OUT_W=12" stops_with "OUT_W" \

@@ -65,6 +65,8 @@ module trc_tstamp_prop #(
         .ev_valid(ev_valid), .ev_os(ev_os), .ev_info(ev_info), .flush(flush),
         .ev_first(ev_first), .ev_lost(ev_lost),
         .busy(busy), .due(due), .drop(drop),
+        .wx_slot(1'b0), .wl_slot(1'b0), .w_one(1'b0),
+        .wx_inc(), .wx_dec(), .wl_inc(), .wl_dec(),
         .m_axis_tdata(part), .m_axis_tvalid(rec_valid), .m_axis_tuser(rec_tag),
         .m_axis_tready(m_axis_tready),
         .f_dx(f_dx), .f_dr(f_dr), .f_lx(f_lx), .f_lr(f_lr)
