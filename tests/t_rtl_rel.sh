@@ -174,6 +174,7 @@ run_jobs "$jobs" "reliability simulations"
 # ---- formal, short: FIFO, skid, packer (OUT_W 8, 16) and dictionary
 # properties proven (BMC + k-induction), the data integrity of the FIFO and
 # skid and the packer's tracked bit bounded (packer BMC 5, dictionary BMC 7),
-# all covers (make formal goes deeper and wider)
+# all covers, the time-stamper's counts and, with two of them, trc_wholes'
+# against ghost counts (make formal goes deeper and wider)
 bash sim/formal/run.sh 20 6 10 5 7
 exit 0

@@ -27,13 +27,17 @@
 #   - trc_tstamp, with -DTRC_ASSERT, at 2-bit whole counts: its tick and
 #     drop counts against ghost counts (ticks minus the deltas written,
 #     drops minus the LOST values written), BMC past both saturations, at
-#     PRESCALE 1 and 2; its covers reached in the same depth.
+#     PRESCALE 1 and 2; its covers reached in the same depth;
+#   - two trc_tstamps with SHARED 1 and their trc_wholes: each record's delta
+#     and each LOST value against ghost counts, BMC to WHD (26) steps, with
+#     the modules' own checks; its covers reached in the same depth.
 # Prints "ok NAME" / "not ok NAME" with the time each took.
 # usage: sim/formal/run.sh [BMC_DEPTH [IND_DEPTH [TRACK_DEPTH [PK_DEPTH [DM_DEPTH [WIDE]]]]]]
 set -u
 cd "$(dirname "$0")/../.."
 BMC=${1:-30}; IND=${2:-8}; TRK=${3:-14}; PKD=${4:-7}; DMD=${5:-9}; WIDE=${6:-0}
 KI=${KI:-3}   # k-induction depth of the packer and the dictionary (within PKD, DMD)
+WHD=${WHD:-26} # BMC depth of trc_wholes with two time-stampers (covers by 23)
 mkdir -p build
 W=$(mktemp -d build/formal.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -161,4 +165,23 @@ for fill in 1 0; do
   fi
 done
 done
+# two time-stampers whose whole-record counts are trc_wholes' (SHARED 1,
+# as in trc_mpcore): each record's delta and LOST value against ghost counts,
+# BMC past two whole records waiting on each count; covers reached in the
+# same depth
+f=$W/wh
+files=$(grep -E "/trc_(wholes|wholes_prop|tstamp|tstamp_fill)\.v$" <<< "$RTL"$'\n'"$PROP" | tr '\n' ' ')
+wh_smt() { # DEFINES OUT
+  yosys -q -p "read_verilog -formal -DFORMAL -DTRC_ASSERT $1 -I$INC $files;
+    prep -top trc_wholes_prop; memory_map; flatten; opt -fast; async2sync; dffunmap;
+    write_smt2 -wires $2" > $2.log 2>&1
+}
+if wh_smt "" $f.smt2 && wh_smt -DCOVER ${f}_cov.smt2; then
+  run "formal trc_wholes with two time-stampers: deltas and LOST values exact until saturation (NT 3, DT_W 5, VAL_W 3, DROP_W 5): BMC depth $WHD" \
+    $f.smt2 -t $WHD
+  run "formal trc_wholes covers: two whole TIME_EXT and two whole LOST records wait, the last one written" \
+    ${f}_cov.smt2 -c -t $WHD
+else
+  echo "not ok formal trc_wholes: yosys"; sed 's/^/  /' $f.smt2.log ${f}_cov.smt2.log | head
+fi
 exit 0
