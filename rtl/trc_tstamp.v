@@ -58,9 +58,9 @@ module trc_tstamp #(
     input  wire              wl_slot,   // ... the whole LOST count
     input  wire              w_one,     // the count served is 1
     output wire              wx_inc,    // whole TIME_EXT count plus one
-    output wire              wx_dec,    // minus one (only with w_slot)
+    output wire              wx_dec,    // minus one (only with wx_slot)
     output wire              wl_inc,    // whole LOST count plus one
-    output wire              wl_dec,    // minus one (only with w_slot)
+    output wire              wl_dec,    // minus one (only with wl_slot)
     // ---- records to the FIFO
     output reg  [NT+INFO_W:0] m_axis_tdata,
     output reg               m_axis_tvalid,
