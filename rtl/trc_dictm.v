@@ -31,8 +31,9 @@
 // same bank, else from its bank's register. A SYNC resets every bank. With
 // NB = 1 the flags are constants and the logic is the single dictionary's.
 // The entries of the banks are kept by trc_dictm_bank: LUT RAM with a
-// stored-key flag per bank and entry, or registers (one bank, or with
-// TRC_ICE40 defined: fpga/flow.py sets it, that device has no LUT RAM).
+// stored-key flag per bank and entry, or registers (one bank; up to 4 by
+// default; any number with TRC_ICE40, LUT RAM from 2 with TRC_ECP5:
+// fpga/flow.py defines them for those devices).
 // Parameters:
 //   ND   - address bits; 2^ND-1 entries, code all-ones is the escape
 //   W    - key width
@@ -89,17 +90,22 @@ module trc_dictm #(
     // clear a clock later, and until then every compare takes the reset
     // values.
     localparam NW = N * W;
-    // the banks in registers (the iCE40 has no LUT RAM: there a RAM would
-    // be registers too, and the stored-key flags cost more than the reset)
+    // the banks in registers or in LUT RAM, by the device: the iCE40 has no
+    // LUT RAM; ECP5's holds four bits in two LUTs; a Xilinx dual-port 16x1
+    // takes two LUTs a bit, and there registers with their compares or
+    // select take fewer slices up to 4 banks (reports/mp.md)
 `ifdef TRC_ICE40
     localparam REGB = 1;
-`else
+`elsif TRC_ECP5
     localparam REGB = NB == 1;
+`else
+    localparam REGB = NB <= 4;
 `endif
     wire [NW-1:0]    ent_init;
     wire [NW-1:0]    ent_c;         // the entries of bank_in, as stored ...
     wire [N-1:0]     vld_c;         // ... and which of them hold a key (the
                                     // others are at their reset values)
+    wire [N-1:0]     beqh, beql;    // REGB: the key against them, in halves
     // ---- the records after stage K: its change, stored value and SYNC
     reg  [N-1:0]   c_q, c2_q;       // entry changed by the record 1 / 2 past K
     // ---- banks: the record's bank per stage, and the changes of the
@@ -215,9 +221,21 @@ module trc_dictm #(
         for (g = 0; g < N; g = g + 1) begin : g_cmp
             // (an entry at its reset value is compared with that, a
             // constant, and the compares select: no select on the entries)
-            assign {rawh_d[g], rawl_d[g]} = vld_c[g] ? eq2(key_in, ent_c[g*W +: W])
-                                                     : eq2(key_in, ent_init[g*W +: W]);
+            if (REGB) begin : g_reg
+                // registers hold the reset values themselves: the bank's compares
+                assign {rawh_d[g], rawl_d[g]} = {beqh[g], beql[g]};
+            end else begin : g_ram
+                assign {rawh_d[g], rawl_d[g]} = vld_c[g] ? eq2(key_in, ent_c[g*W +: W])
+                                                         : eq2(key_in, ent_init[g*W +: W]);
+            end
             assign rid_d[g] = (key_in & LND) == ent_init[g*W +: W];
+        end
+    endgenerate
+    generate
+        if (REGB) begin : g_unused_ent
+            wire unused_ent = ^{ent_c, vld_c};   // the bank compares itself
+        end else begin : g_unused_cmp
+            wire unused_cmp = ^{beqh, beql};
         end
     endgenerate
     wire [1:0] d1_d = eq2(key_in, st(kl_q));
@@ -331,9 +349,10 @@ module trc_dictm #(
     // ---- the entries, of every bank. A pending write repeats while the
     // stages hold: the same value. The record 1 past K writes its own bank;
     // a SYNC clears every bank.
-    trc_dictm_bank #(.N(N), .W(W), .NB(NB), .BW(BW), .REGB(REGB)) u_bank (
+    trc_dictm_bank #(.N(N), .W(W), .NB(NB), .BW(BW), .REGB(REGB), .HI(~LO)) u_bank (
         .clk(clk), .clr(clr_q), .chg(c_q), .bank_w(bk1_q), .val(ks_q),
-        .bank_r(bank_in), .ent_init(ent_init), .ent(ent_c), .vld(vld_c)
+        .bank_r(bank_in), .ent_init(ent_init), .ent(ent_c), .vld(vld_c),
+        .key(key_in), .eqh(beqh), .eql(beql)
     );
 
 `include "trc_dictm_proof.vh"

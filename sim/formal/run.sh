@@ -122,11 +122,14 @@ for cfg in $PKW; do
     echo "not ok formal trc_packer $t: yosys"; sed 's/^/  /' $W/pk${w}_trk.smt2.log | head
   fi
 done
-# two banks twice: as LUT RAM with stored-key flags, and as registers (the
-# iCE40's form, TRC_ICE40); three banks: the LUT RAM that Yosys is told to
-# map so on Xilinx devices
-for v in "1 " "2 " "3 " "2 -DTRC_ICE40"; do
-nb=${v%% *}; dv=${v#* }; tag=$nb${dv:+ (registers)}
+# the banks in registers (the default up to 4 banks: a select of the
+# entries at 2, a compare per bank at 4), and in LUT RAM with stored-key
+# flags (ECP5's form, TRC_ECP5: Yosys' choice at 2 banks, told at 3). At
+# depth DMD a lookup meets the entries written by the records ahead of it
+# through the stages' corrections only, not yet through a bank's storage:
+# that part is the mp harness's (tests/t_mp.sh)
+for v in "1 " "2 " "4 " "2 -DTRC_ECP5" "3 -DTRC_ECP5"; do
+nb=${v%% *}; dv=${v#* }; tag=$nb${dv:+ (LUT RAM)}
 for fl in 0 1; do
   P="chparam -set FLIP $fl -set NB $nb trc_dictm_prop;"
   f=$W/dm$fl$nb${dv:+r}
