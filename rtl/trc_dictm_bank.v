@@ -8,8 +8,8 @@
 //             From 4 banks on, key is compared with every bank's entries
 //             (in halves: eqh the bits of HI, eql the others) and bank_r's
 //             compares are selected: two bits an entry instead of W. With
-//             2 or 3 banks the select of the entries costs less; then
-//             eqh and eql compare with ent, as trc_dictm would.
+//             2 banks the select of the entries costs less (measured; 3
+//             go the same way): then eqh and eql compare with ent.
 //   REGB = 0: entry g of every bank in one NB-word LUT RAM (ECP5's
 //             TRELLIS_DPR16X4, Xilinx RAM16X1D). Not
 //             cleared at once: a flag per bank and entry says that it
