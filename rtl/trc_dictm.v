@@ -219,12 +219,12 @@ module trc_dictm #(
     wire [N-1:0] rawh_d, rawl_d, rid_d;
     generate
         for (g = 0; g < N; g = g + 1) begin : g_cmp
-            // (an entry at its reset value is compared with that, a
-            // constant, and the compares select: no select on the entries)
             if (REGB) begin : g_reg
                 // registers hold the reset values themselves: the bank's compares
                 assign {rawh_d[g], rawl_d[g]} = {beqh[g], beql[g]};
             end else begin : g_ram
+                // (an entry at its reset value is compared with that, a
+                // constant, and the compares select: no select on the entries)
                 assign {rawh_d[g], rawl_d[g]} = vld_c[g] ? eq2(key_in, ent_c[g*W +: W])
                                                          : eq2(key_in, ent_init[g*W +: W]);
             end
